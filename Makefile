@@ -1,0 +1,52 @@
+# ragd: `make run` builds and starts the daemon on ./ragd.toml; `make test`
+# runs vet, gofmt and the race-enabled tests.
+
+GO       ?= go
+EVAL_DIR ?= ../shared/eval
+FUZZTIME ?= 30s
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -X github.com/ragd/ragd/daemon.Version=$(VERSION)
+
+.PHONY: build run test vet bench eval fuzz clean
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragd ./cmd/ragd
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragctl ./cmd/ragctl
+
+run: build
+	./bin/ragd run -config ragd.toml
+
+vet:
+	$(GO) vet ./...
+	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+test: vet
+	$(GO) test -race -timeout 20m ./...
+
+# Go benchmarks, then the retrieval evaluations on the shared BEIR sets when
+# they are present (the printed figures are the ones the issues ask for).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(MAKE) eval
+
+eval: build
+	@for set in scifact cranfield; do \
+		if [ -d "$(EVAL_DIR)/$$set" ]; then \
+			echo "== ragctl eval -beir $(EVAL_DIR)/$$set"; \
+			./bin/ragctl eval -beir "$(EVAL_DIR)/$$set" || exit 1; \
+		else echo "skipping $$set: $(EVAL_DIR)/$$set not found"; fi; \
+	done
+	./bin/ragctl eval -vault docs/example-vault -qrels docs/example-vault-questions.tsv
+
+# Runs every fuzz target for FUZZTIME each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$t"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+clean:
+	rm -rf bin .ragd-data

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/query/metrics"
+)
+
+// evalDepth is how many chunks each evaluation query asks for.
+const evalDepth = 100
+
+func runEval(ctx context.Context, e *env, args []string) int {
+	fs := e.flags("eval")
+	beir := fs.String("beir", "", "BEIR dataset directory (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
+	vault := fs.String("vault", "", "vault directory to evaluate on (with -qrels)")
+	qrels := fs.String("qrels", "", "questions file: question<TAB>path[;path…] per line")
+	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	keep := fs.Bool("keep", false, "keep the temporary directory and print its path")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if (*beir == "") == (*vault == "") || (*vault != "" && *qrels == "") {
+		fmt.Fprintln(e.stderr, "usage: ragctl eval -beir DIR [-json]\n       ragctl eval -vault DIR -qrels FILE [-json]")
+		return exitUsage
+	}
+	bin, err := findRagd(*ragdBin)
+	if err != nil {
+		return e.fail(err)
+	}
+	tmp, err := os.MkdirTemp("", "ragd-eval-")
+	if err != nil {
+		return e.fail(err)
+	}
+	if *keep {
+		fmt.Fprintf(e.stderr, "ragctl eval: working in %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	if *beir != "" {
+		rep, err := evalBEIR(ctx, bin, tmp, *beir)
+		if err != nil {
+			return e.fail(err)
+		}
+		if *asJSON {
+			writeJSON(e.stdout, rep)
+		} else {
+			rep.print(e.stdout, *beir)
+		}
+		return exitOK
+	}
+	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels)
+	if err != nil {
+		return e.fail(err)
+	}
+	if *asJSON {
+		writeJSON(e.stdout, rep)
+	} else {
+		rep.print(e.stdout, *vault)
+	}
+	return exitOK
+}
+
+func findRagd(flagged string) (string, error) {
+	if flagged != "" {
+		return flagged, nil
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), "ragd")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("ragd")
+	if err != nil {
+		return "", errors.New("cannot find the ragd binary: build it (make build) or pass -ragd PATH")
+	}
+	return p, nil
+}
+
+// throwaway is a ragd started on a temporary config, data dir and socket.
+type throwaway struct {
+	cmd    *exec.Cmd
+	client *ipc.Client
+	logf   string
+	exited chan error
+}
+
+// startThrowaway writes a config indexing vaultDir and starts ragd on it.
+func startThrowaway(bin, tmp, vaultDir string) (*throwaway, error) {
+	abs, err := filepath.Abs(vaultDir)
+	if err != nil {
+		return nil, err
+	}
+	sock := filepath.Join(tmp, "ragd.sock")
+	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"warn\"\n\n[[vault]]\nname = \"eval\"\npath = %q\nmax_file_mb = 50\n",
+		sock, filepath.Join(tmp, "data"), abs)
+	cfgPath := filepath.Join(tmp, "ragd.toml")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		return nil, err
+	}
+	t := &throwaway{logf: filepath.Join(tmp, "ragd.log"), exited: make(chan error, 1)}
+	logFile, err := os.Create(t.logf)
+	if err != nil {
+		return nil, err
+	}
+	t.cmd = exec.Command(bin, "run", "-config", cfgPath)
+	t.cmd.Stdout, t.cmd.Stderr = logFile, logFile
+	if err := t.cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start ragd: %w", err)
+	}
+	go func() { t.exited <- t.cmd.Wait(); logFile.Close() }()
+	t.client = ipc.NewClient(sock)
+	return t, nil
+}
+
+// waitIdle polls until every vault has been reconciled and nothing is
+// queued.
+func (t *throwaway) waitIdle(ctx context.Context) error {
+	for {
+		st, err := t.client.Status(ctx)
+		if err == nil && st.State == ipc.StateIdle && allReconciled(st) {
+			return nil
+		}
+		select {
+		case err := <-t.exited:
+			return fmt.Errorf("ragd exited early (%v): %s", err, t.tail())
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func allReconciled(st *ipc.StatusResponse) bool {
+	for _, v := range st.Vaults {
+		if v.LastReconcile == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *throwaway) stop() {
+	t.client.Close()
+	t.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-t.exited:
+	case <-time.After(10 * time.Second):
+		t.cmd.Process.Kill()
+		<-t.exited
+	}
+}
+
+func (t *throwaway) tail() string {
+	b, _ := os.ReadFile(t.logf)
+	s := strings.TrimSpace(string(b))
+	if len(s) > 2000 {
+		s = s[len(s)-2000:]
+	}
+	return s
+}
+
+// timedSearch runs one evaluation query and returns the ranked paths and
+// the round-trip time in milliseconds.
+func (t *throwaway) timedSearch(ctx context.Context, q string) ([]string, float64, error) {
+	start := time.Now()
+	resp, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: evalDepth, NoText: true})
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		var ie *ipc.Error
+		if errors.As(err, &ie) && ie.Status == 400 {
+			return nil, ms, nil // e.g. a query with no searchable terms
+		}
+		return nil, ms, err
+	}
+	paths := make([]string, len(resp.Results))
+	for i, r := range resp.Results {
+		paths[i] = r.Path
+	}
+	return metrics.Dedup(paths), ms, nil
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragd/ragd/query/metrics"
+)
+
+// beirReport is what `ragctl eval -beir` prints; the JSON keys are stable.
+type beirReport struct {
+	NDCG10       float64 `json:"ndcg_at_10"`
+	Recall100    float64 `json:"recall_at_100"`
+	MRR10        float64 `json:"mrr_at_10"`
+	Docs         int     `json:"docs"`
+	Queries      int     `json:"queries"`
+	IndexSeconds float64 `json:"index_seconds"`
+	QueryP50MS   float64 `json:"query_p50_ms"`
+	QueryP95MS   float64 `json:"query_p95_ms"`
+}
+
+func (r *beirReport) print(w io.Writer, dir string) {
+	fmt.Fprintf(w, "dataset        %s\n", dir)
+	fmt.Fprintf(w, "documents      %d\nqueries        %d\n", r.Docs, r.Queries)
+	fmt.Fprintf(w, "nDCG@10        %.4f\nrecall@100     %.4f\nMRR@10         %.4f\n", r.NDCG10, r.Recall100, r.MRR10)
+	fmt.Fprintf(w, "index seconds  %.2f\nquery p50      %.2f ms\nquery p95      %.2f ms\n", r.IndexSeconds, r.QueryP50MS, r.QueryP95MS)
+}
+
+type beirDoc struct {
+	ID    string `json:"_id"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+// evalBEIR writes the corpus as a vault (one Markdown file per document,
+// its title as the H1), indexes it with a throwaway ragd and runs every
+// judged query.
+func evalBEIR(ctx context.Context, bin, tmp, dir string) (*beirReport, error) {
+	qrels, err := readQrels(filepath.Join(dir, "qrels", "test.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	queries, err := readQueries(filepath.Join(dir, "queries.jsonl"), qrels)
+	if err != nil {
+		return nil, err
+	}
+	vault := filepath.Join(tmp, "vault")
+	pathToID, err := writeCorpus(filepath.Join(dir, "corpus.jsonl"), vault)
+	if err != nil {
+		return nil, err
+	}
+	rep := &beirReport{Docs: len(pathToID)}
+
+	start := time.Now()
+	t, err := startThrowaway(bin, tmp, vault)
+	if err != nil {
+		return nil, err
+	}
+	defer t.stop()
+	if err := t.waitIdle(ctx); err != nil {
+		return nil, err
+	}
+	rep.IndexSeconds = time.Since(start).Seconds()
+
+	var lat []float64
+	for _, q := range queries {
+		paths, ms, err := t.timedSearch(ctx, q.text)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", q.id, err)
+		}
+		lat = append(lat, ms)
+		ids := make([]string, len(paths))
+		for i, p := range paths {
+			ids[i] = pathToID[p]
+		}
+		rel := qrels[q.id]
+		rep.NDCG10 += metrics.NDCG(ids, rel, 10)
+		rep.Recall100 += metrics.Recall(ids, rel, 100)
+		rep.MRR10 += metrics.MRR(ids, rel, 10)
+		rep.Queries++
+	}
+	if rep.Queries > 0 {
+		n := float64(rep.Queries)
+		rep.NDCG10, rep.Recall100, rep.MRR10 = rep.NDCG10/n, rep.Recall100/n, rep.MRR10/n
+	}
+	rep.QueryP50MS = metrics.Percentile(lat, 50)
+	rep.QueryP95MS = metrics.Percentile(lat, 95)
+	return rep, nil
+}
+
+// readQrels reads query-id, corpus-id, score lines after a header.
+func readQrels(path string) (map[string]metrics.Judgments, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := make(map[string]metrics.Judgments)
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Split(strings.TrimSpace(sc.Text()), "\t")
+		if line == 1 && len(fields) > 0 && fields[0] == "query-id" || len(fields) == 1 && fields[0] == "" {
+			continue
+		}
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("%s:%d: want query-id<TAB>corpus-id<TAB>score", path, line)
+		}
+		score, err := strconv.Atoi(fields[2])
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: score %q: %v", path, line, fields[2], err)
+		}
+		if out[fields[0]] == nil {
+			out[fields[0]] = metrics.Judgments{}
+		}
+		out[fields[0]][fields[1]] = score
+	}
+	return out, sc.Err()
+}
+
+type evalQuery struct{ id, text string }
+
+// readQueries returns the queries that have judgments, in file order.
+func readQueries(path string, qrels map[string]metrics.Judgments) ([]evalQuery, error) {
+	var out []evalQuery
+	err := eachJSONLine(path, func(line []byte) error {
+		var q struct {
+			ID   string `json:"_id"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(line, &q); err != nil {
+			return err
+		}
+		if _, ok := qrels[q.ID]; ok {
+			out = append(out, evalQuery{q.ID, q.Text})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// writeCorpus writes one Markdown file per document and returns the map
+// from vault-relative path to document id.
+func writeCorpus(path, vault string) (map[string]string, error) {
+	if err := os.MkdirAll(vault, 0o755); err != nil {
+		return nil, err
+	}
+	out := make(map[string]string)
+	err := eachJSONLine(path, func(line []byte) error {
+		var d beirDoc
+		if err := json.Unmarshal(line, &d); err != nil {
+			return err
+		}
+		name := fileName(d.ID) + ".md"
+		var b strings.Builder
+		if t := strings.TrimSpace(d.Title); t != "" {
+			b.WriteString("# " + strings.Join(strings.Fields(t), " ") + "\n\n")
+		}
+		b.WriteString(strings.TrimSpace(d.Text) + "\n")
+		out[name] = d.ID
+		return os.WriteFile(filepath.Join(vault, name), []byte(b.String()), 0o644)
+	})
+	return out, err
+}
+
+// fileName makes a document id safe as a file name.
+func fileName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == ':' {
+			return '_'
+		}
+		return r
+	}, id)
+}
+
+func eachJSONLine(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return fmt.Errorf("%s:%d: %w", path, n, ferr)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,138 @@
+// Command ragctl is the command-line client of ragd: it searches, shows
+// status, asks for reindexing and measures retrieval quality, all through
+// the daemon's Unix socket.
+//
+// Exit codes: 0 success (for search: hits found), 1 no hits or the command
+// failed, 2 usage error, 3 the daemon is unreachable.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/ragd/ragd/daemon/config"
+	"github.com/ragd/ragd/ipc"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFail        = 1
+	exitUsage       = 2
+	exitUnreachable = 3
+)
+
+// env is what every subcommand gets: its streams and the socket to use.
+type env struct {
+	stdout, stderr io.Writer
+	socket         string
+}
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, e *env, args []string) int
+}
+
+var commands = []command{
+	{"search", "search the vaults: ragctl search [-k N] [-vault V] [-path P] [-json] QUERY", runSearch},
+	{"status", "show daemon and per-vault status: ragctl status [-json]", runStatus},
+	{"reindex", "reconcile vaults with disk: ragctl reindex [-vault V] [-wait] [-json] [PATH]", runReindex},
+	{"eval", "measure retrieval quality: ragctl eval (-beir DIR | -vault DIR -qrels FILE) [-json]", runEval},
+	{"version", "print ragctl's version", runVersion},
+}
+
+func main() {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	cancel()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	global := flag.NewFlagSet("ragctl", flag.ContinueOnError)
+	global.SetOutput(stderr)
+	socket := global.String("socket", "", "ragd socket (default $RAGD_SOCKET, then the configured or default socket)")
+	global.Usage = func() { usage(stderr) }
+	if err := global.Parse(args); err != nil {
+		return exitUsage
+	}
+	args = global.Args()
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	e := &env{stdout: stdout, stderr: stderr, socket: *socket}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	if args[0] == "help" || args[0] == "-h" {
+		usage(stdout)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ragctl: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ragctl [-socket PATH] COMMAND [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 ok, 1 no hits or failure, 2 usage, 3 ragd unreachable")
+}
+
+// flags returns a FlagSet for a subcommand that also accepts -socket.
+func (e *env) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("ragctl "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.StringVar(&e.socket, "socket", e.socket, "ragd socket")
+	return fs
+}
+
+// socketPath resolves the socket: the flag, $RAGD_SOCKET, the socket named
+// in the configuration file if there is one, then the default.
+func (e *env) socketPath() string {
+	if e.socket != "" {
+		return e.socket
+	}
+	if s := os.Getenv("RAGD_SOCKET"); s != "" {
+		return s
+	}
+	path := os.Getenv("RAGD_CONFIG")
+	if path == "" {
+		path = config.DefaultPath()
+	}
+	if _, err := os.Stat(path); err == nil {
+		if cfg, err := config.Load(path); err == nil {
+			return cfg.Daemon.Socket
+		}
+	}
+	return config.DefaultSocketPath()
+}
+
+func (e *env) client() *ipc.Client { return ipc.NewClient(e.socketPath()) }
+
+// fail prints err and returns the matching exit code.
+func (e *env) fail(err error) int {
+	fmt.Fprintf(e.stderr, "ragctl: %v\n", err)
+	var nr *ipc.NotRunningError
+	if errors.As(err, &nr) {
+		return exitUnreachable
+	}
+	return exitFail
+}
+
+func runVersion(_ context.Context, e *env, _ []string) int {
+	fmt.Fprintf(e.stdout, "ragctl (protocol %d)\n", ipc.ProtocolVersion)
+	return exitOK
+}

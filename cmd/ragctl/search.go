@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ragd/ragd/ipc"
+)
+
+func runSearch(ctx context.Context, e *env, args []string) int {
+	fs := e.flags("search")
+	k := fs.Int("k", ipc.DefaultK, "number of results")
+	vault := fs.String("vault", "", "search only this vault (comma-separated for several)")
+	path := fs.String("path", "", "search only files under this vault-relative path")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	q := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if q == "" {
+		fmt.Fprintln(e.stderr, "usage: ragctl search [-k N] [-vault V] [-path P] [-json] QUERY")
+		return exitUsage
+	}
+	req := ipc.SearchRequest{Query: q, K: *k, PathPrefix: *path}
+	if *vault != "" {
+		req.Vaults = strings.Split(*vault, ",")
+	}
+	c := e.client()
+	defer c.Close()
+	resp, err := c.Search(ctx, req)
+	if err != nil {
+		return e.fail(err)
+	}
+	if *asJSON {
+		writeJSON(e.stdout, resp)
+	} else {
+		printResults(e.stdout, resp)
+	}
+	if len(resp.Results) == 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+func printResults(w io.Writer, resp *ipc.SearchResponse) {
+	if len(resp.Results) == 0 {
+		fmt.Fprintf(w, "no results for %q\n", resp.Query)
+		return
+	}
+	for i, r := range resp.Results {
+		heading := r.Heading
+		if heading == "" {
+			heading = r.Title
+		}
+		fmt.Fprintf(w, "%2d. %s:L%d-L%d  [%s]  %.3f\n", i+1, r.Path, r.LineStart, r.LineEnd, r.Vault, r.Score)
+		if heading != "" {
+			fmt.Fprintf(w, "    § %s\n", heading)
+		}
+		if s := snippet(r.Text, 160); s != "" {
+			fmt.Fprintf(w, "    %s\n", s)
+		}
+	}
+}
+
+// snippet flattens text to one line of at most n runes.
+func snippet(text string, n int) string {
+	s := strings.Join(strings.Fields(text), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}

@@ -1,0 +1,552 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Upper bounds that keep numbers sane (and conversions exact).
+const (
+	maxChars   = 10_000_000 // chunk_chars, chunk_overlap, parent_chars
+	maxWorkers = 1024
+	maxFileMB  = 1 << 20 // 1 TiB
+)
+
+// Known keys per table, in the order they are documented.
+var (
+	rootKeys   = []string{"daemon", "index", "vault"}
+	daemonKeys = []string{"socket", "data_dir", "log_level"}
+	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers"}
+	vaultKeys  = []string{"name", "path", "include", "exclude", "max_file_mb"}
+)
+
+// validator turns the decoded TOML tree into a Config, collecting every
+// problem it finds.
+type validator struct {
+	errs    errList
+	pos     positions
+	baseDir string
+}
+
+func (v *validator) add(line int, key, format string, args ...any) {
+	v.errs.add(line, key, fmt.Sprintf(format, args...))
+}
+
+func (v *validator) config(raw map[string]any) *Config {
+	cfg := Default()
+	v.unknownKeys(raw, "", rootKeys, "at the top level")
+	if t, ok := v.table(raw, "", "daemon"); ok {
+		v.daemon(t, &cfg.Daemon)
+	}
+	v.checkSocket(cfg.Daemon.Socket, raw["daemon"])
+	if t, ok := v.table(raw, "", "index"); ok {
+		v.index(t, &cfg.Index)
+	}
+	cfg.Vaults = v.vaults(raw["vault"])
+	return cfg
+}
+
+// table returns tbl[name] as a table, reporting a type error if it is
+// something else.
+func (v *validator) table(tbl map[string]any, prefix, name string) (map[string]any, bool) {
+	val, ok := tbl[name]
+	if !ok {
+		return nil, false
+	}
+	t, ok := val.(map[string]any)
+	if !ok {
+		key := keyJoin(prefix, name)
+		v.add(v.pos.line(key, prefix), key, "expected a table ([%s]), got %s", name, describe(val))
+	}
+	return t, ok
+}
+
+// unknownKeys reports the keys of tbl that are not in known, suggesting the
+// closest known key.
+func (v *validator) unknownKeys(tbl map[string]any, prefix string, known []string, where string) {
+	var unknown []string
+	for k := range tbl {
+		if !slices.Contains(known, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		key := keyJoin(prefix, k)
+		msg := "unknown key"
+		if s := suggest(k, known); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		} else {
+			msg += fmt.Sprintf("; known keys %s: %s", where, strings.Join(known, ", "))
+		}
+		v.add(v.pos.line(key, prefix), key, "%s", msg)
+	}
+}
+
+func (v *validator) daemon(t map[string]any, d *Daemon) {
+	v.unknownKeys(t, "daemon", daemonKeys, "in [daemon]")
+	if s, line, ok := v.str(t, "daemon", "socket"); ok {
+		if p, ok := v.path(line, "daemon.socket", s); ok {
+			d.Socket = p
+		}
+	}
+	if s, line, ok := v.str(t, "daemon", "data_dir"); ok {
+		if p, ok := v.path(line, "daemon.data_dir", s); ok {
+			d.DataDir = p
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+				v.add(line, "daemon.data_dir", "%s is not a directory%s", quote(s), resolvedNote(s, p))
+			}
+		}
+	}
+	if s, line, ok := v.str(t, "daemon", "log_level"); ok {
+		if l := strings.ToLower(s); slices.Contains(LogLevels, l) {
+			d.LogLevel = l
+		} else {
+			v.add(line, "daemon.log_level", "%s is not a log level; use one of %s", quote(s), strings.Join(LogLevels, ", "))
+		}
+	}
+}
+
+// checkSocket reports a socket path too long for a unix socket, whether it
+// was configured or is the default.
+func (v *validator) checkSocket(p string, daemon any) {
+	if len(p) <= MaxSocketPath {
+		return
+	}
+	line := 0
+	if t, ok := daemon.(map[string]any); ok {
+		if _, set := t["socket"]; set {
+			line = v.pos.line("daemon.socket")
+		}
+	}
+	what := "socket path"
+	if line == 0 {
+		what = "default socket path"
+	}
+	v.add(line, "daemon.socket", "%s %q is %d bytes; unix sockets allow at most %d", what, p, len(p), MaxSocketPath)
+}
+
+func (v *validator) index(t map[string]any, ix *Index) {
+	v.unknownKeys(t, "index", indexKeys, "in [index]")
+	const p = "index"
+	chunkLine, overlapLine, parentLine := 0, 0, 0
+	chunkOK, overlapOK, parentOK := true, true, true
+	if n, line, ok := v.int(t, p, "chunk_chars"); ok {
+		chunkLine = line
+		if chunkOK = v.inRange(line, "index.chunk_chars", float64(n), 0, true, maxChars); chunkOK {
+			ix.ChunkChars = n
+		}
+	}
+	if n, line, ok := v.int(t, p, "chunk_overlap"); ok {
+		overlapLine = line
+		if overlapOK = v.inRange(line, "index.chunk_overlap", float64(n), 0, false, maxChars); overlapOK {
+			ix.ChunkOverlap = n
+		}
+	}
+	if n, line, ok := v.int(t, p, "parent_chars"); ok {
+		parentLine = line
+		if parentOK = v.inRange(line, "index.parent_chars", float64(n), 0, true, maxChars); parentOK {
+			ix.ParentChars = n
+		}
+	}
+	if chunkOK && overlapOK && 2*ix.ChunkOverlap >= ix.ChunkChars {
+		if overlapLine > 0 || chunkLine == 0 {
+			v.add(overlapLine, "index.chunk_overlap", "%d must be less than half of chunk_chars (%d)", ix.ChunkOverlap, ix.ChunkChars)
+		} else {
+			v.add(chunkLine, "index.chunk_chars", "%d is too small for the default chunk_overlap of %d (it must be more than twice the overlap); lower chunk_overlap too", ix.ChunkChars, ix.ChunkOverlap)
+		}
+	}
+	if chunkOK && parentOK && ix.ParentChars < ix.ChunkChars {
+		if parentLine > 0 || chunkLine == 0 {
+			v.add(parentLine, "index.parent_chars", "%d must be at least chunk_chars (%d)", ix.ParentChars, ix.ChunkChars)
+		} else {
+			v.add(chunkLine, "index.chunk_chars", "%d is larger than the default parent_chars of %d; raise parent_chars too", ix.ChunkChars, ix.ParentChars)
+		}
+	}
+	if f, line, ok := v.float(t, p, "bm25_k1"); ok && v.inRange(line, "index.bm25_k1", f, 0, false, math.Inf(1)) {
+		ix.K1 = f
+	}
+	if f, line, ok := v.float(t, p, "bm25_b"); ok && v.inRange(line, "index.bm25_b", f, 0, false, 1) {
+		ix.B = f
+	}
+	if f, line, ok := v.float(t, p, "title_weight"); ok && v.inRange(line, "index.title_weight", f, 0, false, math.Inf(1)) {
+		ix.TitleWeight = f
+	}
+	if f, line, ok := v.float(t, p, "heading_weight"); ok && v.inRange(line, "index.heading_weight", f, 0, false, math.Inf(1)) {
+		ix.HeadingWeight = f
+	}
+	if n, line, ok := v.int(t, p, "workers"); ok && v.inRange(line, "index.workers", float64(n), 0, false, maxWorkers) {
+		ix.Workers = n
+		if n == 0 {
+			ix.Workers = runtime.NumCPU()
+		}
+	}
+}
+
+// inRange reports f outside lo..hi (lo itself excluded when open).
+func (v *validator) inRange(line int, key string, f, lo float64, open bool, hi float64) bool {
+	tooLow := f < lo || open && f == lo
+	if !tooLow && f <= hi {
+		return true
+	}
+	switch {
+	case lo == 0 && hi == 1:
+		v.add(line, key, "must be between 0 and 1, got %s", fmtNum(f))
+	case tooLow && lo == 0 && open:
+		v.add(line, key, "must be positive, got %s", fmtNum(f))
+	case tooLow && lo == 0:
+		v.add(line, key, "must not be negative, got %s", fmtNum(f))
+	case tooLow:
+		v.add(line, key, "must be at least %s, got %s", fmtNum(lo), fmtNum(f))
+	default:
+		v.add(line, key, "must be at most %s, got %s", fmtNum(hi), fmtNum(f))
+	}
+	return false
+}
+
+func (v *validator) vaults(raw any) []Vault {
+	var elems []any
+	switch val := raw.(type) {
+	case nil:
+		return nil
+	case []map[string]any: // [[vault]] tables
+		for _, m := range val {
+			elems = append(elems, m)
+		}
+	case []any: // vault = [{...}, ...]
+		elems = val
+	case map[string]any:
+		v.add(v.pos.line("vault"), "vault", "vaults are an array of tables: write [[vault]], not [vault]")
+		return nil
+	default:
+		v.add(v.pos.line("vault"), "vault", "expected [[vault]] tables, got %s", describe(val))
+		return nil
+	}
+	var out []Vault
+	names := map[string]int{} // name -> index of first vault using it
+	for i, e := range elems {
+		key := keyIndex("vault", i)
+		t, ok := e.(map[string]any)
+		if !ok {
+			v.add(v.pos.line(key, "vault"), key, "expected a table, got %s", describe(e))
+			continue
+		}
+		vault, ok := v.vault(t, key)
+		if vault.Name != "" {
+			if first, dup := names[vault.Name]; dup {
+				firstKey := keyIndex("vault", first)
+				nameKey := key + ".name"
+				v.add(v.pos.line(nameKey, key), nameKey, "duplicate vault name %q (already used by %s at line %d)",
+					vault.Name, firstKey, v.pos.line(firstKey+".name", firstKey))
+				ok = false
+			} else {
+				names[vault.Name] = i
+			}
+		}
+		if ok {
+			out = append(out, vault)
+		}
+	}
+	return out
+}
+
+// vault validates one [[vault]] table; key is its path, e.g. "vault[1]".
+func (v *validator) vault(t map[string]any, key string) (Vault, bool) {
+	vault := Vault{
+		Include:   slices.Clone(DefaultInclude),
+		Exclude:   slices.Clone(DefaultExclude),
+		MaxFileMB: DefaultMaxFileMB,
+	}
+	before := len(v.errs.errs)
+	header := v.pos.line(key, "vault")
+	v.unknownKeys(t, key, vaultKeys, "in [[vault]]")
+
+	if _, ok := t["name"]; !ok {
+		v.add(header, key+".name", "required key is missing from this vault")
+	} else if s, line, ok := v.str(t, key, "name"); ok {
+		switch {
+		case s == "":
+			v.add(line, key+".name", "must not be empty")
+		case strings.Trim(s, "._-abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "":
+			v.add(line, key+".name", "%s is not a valid name: use only letters, digits, '.', '_' and '-'", quote(s))
+		case s == "." || s == "..":
+			v.add(line, key+".name", "%q is not a usable name", s)
+		default:
+			vault.Name = s
+		}
+	}
+
+	if _, ok := t["path"]; !ok {
+		v.add(header, key+".path", "required key is missing from this vault")
+	} else if s, line, ok := v.str(t, key, "path"); ok {
+		if p, ok := v.path(line, key+".path", s); ok {
+			vault.Path = p
+			v.checkDir(line, key+".path", s, p)
+		}
+	}
+
+	if pats, ok := v.globs(t, key, "include"); ok {
+		if len(pats) == 0 {
+			k := key + ".include"
+			v.add(v.pos.line(k), k, "an empty list matches no files; leave include out to get the defaults (%s)", strings.Join(DefaultInclude, ", "))
+		}
+		vault.Include = pats
+	}
+	if pats, ok := v.globs(t, key, "exclude"); ok {
+		for _, p := range pats {
+			if !slices.Contains(vault.Exclude, p) {
+				vault.Exclude = append(vault.Exclude, p)
+			}
+		}
+	}
+	if f, line, ok := v.float(t, key, "max_file_mb"); ok && v.inRange(line, key+".max_file_mb", f, 0, true, maxFileMB) {
+		vault.MaxFileMB = f
+	}
+	return vault, len(v.errs.errs) == before
+}
+
+// checkDir reports a vault path that is missing or not a directory.
+func (v *validator) checkDir(line int, key, written, p string) {
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		msg := quote(written) + " does not exist" + resolvedNote(written, p)
+		if strings.Contains(written, "$") {
+			msg += "; environment variables are not expanded"
+		}
+		v.add(line, key, "%s", msg)
+	case err != nil:
+		v.add(line, key, "cannot access %s%s: %v", quote(written), resolvedNote(written, p), unwrapPathErr(err))
+	case !fi.IsDir():
+		v.add(line, key, "%s is not a directory%s", quote(written), resolvedNote(written, p))
+	}
+}
+
+// globs reads an array of doublestar patterns, validating each one.
+func (v *validator) globs(t map[string]any, prefix, name string) ([]string, bool) {
+	key := keyJoin(prefix, name)
+	val, ok := t[name]
+	if !ok {
+		return nil, false
+	}
+	arr, ok := val.([]any)
+	if !ok {
+		msg := fmt.Sprintf("expected an array of glob patterns, got %s", describe(val))
+		if s, isStr := val.(string); isStr {
+			msg += fmt.Sprintf(" (write %s = [%s])", name, quote(s))
+		}
+		v.add(v.pos.line(key, prefix), key, "%s", msg)
+		return nil, false
+	}
+	pats := make([]string, 0, len(arr))
+	good := true
+	for i, e := range arr {
+		ek := keyIndex(key, i)
+		line := v.pos.line(ek, key, prefix)
+		s, isStr := e.(string)
+		switch {
+		case !isStr:
+			v.add(line, ek, "expected a glob pattern string, got %s", describe(e))
+		case s == "":
+			v.add(line, ek, "empty glob pattern")
+		case strings.HasPrefix(s, "/"):
+			v.add(line, ek, "glob pattern %s must be relative to the vault root (no leading '/')", quote(s))
+		case !doublestar.ValidatePattern(s):
+			v.add(line, ek, "invalid glob pattern %s (check brackets, braces and trailing backslashes)", quote(s))
+		default:
+			pats = append(pats, s)
+			continue
+		}
+		good = false
+	}
+	return pats, good
+}
+
+// path resolves a configured path, reporting empty values and bad "~".
+func (v *validator) path(line int, key, s string) (string, bool) {
+	if s == "" {
+		v.add(line, key, "must not be empty")
+		return "", false
+	}
+	p, err := resolvePath(s, v.baseDir)
+	if err != nil {
+		v.add(line, key, "%s: %v", quote(s), err)
+		return "", false
+	}
+	return p, true
+}
+
+// str reads an optional string; ok is false when it is absent or invalid.
+func (v *validator) str(t map[string]any, prefix, name string) (s string, line int, ok bool) {
+	val, present := t[name]
+	if !present {
+		return "", 0, false
+	}
+	key := keyJoin(prefix, name)
+	line = v.pos.line(key, prefix)
+	if s, ok = val.(string); !ok {
+		v.add(line, key, "expected a string, got %s", describe(val))
+	}
+	return s, line, ok
+}
+
+// int reads an optional integer; a float with no fractional part is
+// accepted too (1e3).
+func (v *validator) int(t map[string]any, prefix, name string) (n int, line int, ok bool) {
+	val, present := t[name]
+	if !present {
+		return 0, 0, false
+	}
+	key := keyJoin(prefix, name)
+	line = v.pos.line(key, prefix)
+	switch x := val.(type) {
+	case int64:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return int(x), line, true
+		}
+		v.add(line, key, "%d is out of range", x)
+		return 0, line, false
+	case float64:
+		if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 {
+			return int(x), line, true
+		}
+	}
+	v.add(line, key, "expected a whole number, got %s", describe(val))
+	return 0, line, false
+}
+
+// float reads an optional finite number (integer or float).
+func (v *validator) float(t map[string]any, prefix, name string) (f float64, line int, ok bool) {
+	val, present := t[name]
+	if !present {
+		return 0, 0, false
+	}
+	key := keyJoin(prefix, name)
+	line = v.pos.line(key, prefix)
+	switch x := val.(type) {
+	case int64:
+		return float64(x), line, true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			v.add(line, key, "must be a finite number, got %s", fmtNum(x))
+			return 0, line, false
+		}
+		return x, line, true
+	}
+	v.add(line, key, "expected a number, got %s", describe(val))
+	return 0, line, false
+}
+
+// describe names a decoded TOML value's type, with the value for scalars:
+// `string "ten"`, `integer 3`, `array`.
+func describe(val any) string {
+	switch x := val.(type) {
+	case string:
+		return "string " + quote(x)
+	case int64:
+		return fmt.Sprintf("integer %d", x)
+	case float64:
+		return "float " + fmtNum(x)
+	case bool:
+		return fmt.Sprintf("boolean %t", x)
+	case time.Time:
+		return fmt.Sprintf("date-time %v", x)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%T", val)
+}
+
+func fmtNum(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return fmt.Sprint(f)
+}
+
+// quote quotes s for a message, shortening very long values.
+func quote(s string) string {
+	const max = 80
+	if len(s) > max {
+		r := []rune(s)
+		if len(r) > max {
+			return fmt.Sprintf("%q...", string(r[:max]))
+		}
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// resolvedNote tells where a relative or "~" path resolved to.
+func resolvedNote(written, resolved string) string {
+	if written == resolved {
+		return ""
+	}
+	return fmt.Sprintf(" (resolved to %s)", quote(resolved))
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// suggest returns the known key closest to k, or "" if none is close.
+func suggest(k string, known []string) string {
+	lk := strings.ToLower(k)
+	best, bestD := "", math.MaxInt
+	for _, c := range known {
+		if strings.HasSuffix(c, "_"+lk) || strings.HasPrefix(c, lk+"_") && len(lk) >= 3 {
+			return c // "k1" -> "bm25_k1"
+		}
+		if d := levenshtein(lk, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD <= max(1, len(best)/3) {
+		return best
+	}
+	return ""
+}
+
+// levenshtein is the edit distance between a and b, in bytes.
+func levenshtein(a, b string) int {
+	if len(a) > 256 { // no key is that long; don't spend time on it
+		return len(a)
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,137 @@
+// Package daemon wires ragd together: it opens the index, serves the local
+// API on the Unix socket, and runs indexing passes over the configured
+// vaults. It holds no storage or ranking logic of its own.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ragd/ragd/daemon/config"
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/query"
+)
+
+// Version is the ragd version, set at build time with -ldflags.
+var Version = "dev"
+
+// Daemon is a running ragd.
+type Daemon struct {
+	cfg     *config.Config
+	log     *slog.Logger
+	store   *index.Store
+	engine  *query.Engine
+	started time.Time
+
+	mu     sync.Mutex
+	vaults map[string]*vaultState
+	jobs   chan *job
+	active *job // the pass running now, if any
+	queued int
+}
+
+type vaultState struct {
+	cfg           config.Vault
+	online        bool
+	lastReconcile *time.Time
+	lastErr       string
+}
+
+// New checks the configuration and prepares a daemon; Run starts it.
+func New(cfg *config.Config, log *slog.Logger) (*Daemon, error) {
+	if cfg == nil {
+		return nil, errors.New("daemon: nil config")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	d := &Daemon{cfg: cfg, log: log, vaults: make(map[string]*vaultState), jobs: make(chan *job, 64)}
+	for _, v := range cfg.Vaults {
+		d.vaults[v.Name] = &vaultState{cfg: v, online: true}
+	}
+	return d, nil
+}
+
+// Run opens the index, listens on the socket, reconciles every vault and
+// serves until ctx is cancelled. It then stops accepting requests, lets the
+// indexing pass commit the batch it holds, and closes the index. A clean
+// shutdown returns nil.
+func (d *Daemon) Run(ctx context.Context) error {
+	dataDir := filepath.Join(d.cfg.Daemon.DataDir, "index")
+	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: index.BM25{
+		K1: d.cfg.Index.K1, B: d.cfg.Index.B,
+		TitleWeight: d.cfg.Index.TitleWeight, HeadingWeight: d.cfg.Index.HeadingWeight,
+	}})
+	if errors.Is(err, index.ErrLocked) {
+		return fmt.Errorf("another ragd is already running on data dir %s (stop it first, or set daemon.data_dir)", d.cfg.Daemon.DataDir)
+	}
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			d.log.Error("close index", "err", err)
+		}
+	}()
+	d.store = store
+	d.engine = query.NewEngine(store)
+	d.started = time.Now()
+	if store.Rebuilt {
+		d.log.Warn("index was rebuilt for a new format; reindexing every vault")
+	}
+
+	ln, err := ipc.Listen(d.cfg.Daemon.Socket, d.log)
+	if err != nil {
+		if errors.Is(err, ipc.ErrInUse) {
+			return fmt.Errorf("%w (is another ragd running with the same socket?)", err)
+		}
+		return err
+	}
+	srv := &http.Server{
+		Handler:           ipc.NewHandler(d, d.log),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	// Queue the start-up pass before serving, so no client ever sees an
+	// idle daemon that has not reconciled yet.
+	d.enqueue(&job{trigger: "startup"})
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	d.log.Info("ragd started", "socket", d.cfg.Daemon.Socket, "data_dir", d.cfg.Daemon.DataDir,
+		"vaults", len(d.cfg.Vaults), "pid", os.Getpid(), "version", Version)
+
+	workCtx, stopWork := context.WithCancel(context.Background())
+	workDone := make(chan struct{})
+	go func() { defer close(workDone); d.runJobs(workCtx) }()
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		d.log.Info("shutting down: finishing the current batch")
+	case err := <-serveErr:
+		runErr = fmt.Errorf("serve: %w", err)
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	srv.Shutdown(shutCtx)
+	cancel()
+	stopWork()
+	<-workDone
+	d.log.Info("ragd stopped")
+	return runErr
+}
+
+// chunkOptions are the chunker settings from the configuration.
+func (d *Daemon) chunkOptions() chunk.Options {
+	return chunk.Options{ChildChars: d.cfg.Index.ChunkChars, ChildOverlap: d.cfg.Index.ChunkOverlap,
+		ParentChars: d.cfg.Index.ParentChars}
+}

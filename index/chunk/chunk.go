@@ -1,0 +1,117 @@
+// Package chunk splits Markdown and plain-text notes into parent sections and
+// child retrieval chunks with exact byte and line ranges.
+//
+// Markdown is parsed with goldmark. The body (everything after an optional
+// YAML frontmatter block) is cut into sections at every top-level heading;
+// each section becomes one or more parents of at most Options.ParentChars
+// bytes, and every parent is packed into children of at most
+// Options.ChildChars bytes that overlap by about Options.ChildOverlap bytes.
+// Children never split a top-level block (fenced code, list, table, ...)
+// unless that block alone is larger than a child.
+//
+// All offsets are byte offsets into the original source (including any
+// frontmatter and UTF-8 BOM) and all line numbers are 1-based lines of the
+// original source, so a citation "path:L12-L30" built from a Span opens on
+// exactly the cited text. A chunk's Text is always string(src[Start:End]),
+// trimmed of surrounding whitespace, and never splits a UTF-8 sequence.
+package chunk
+
+import "errors"
+
+// Default option values used by Options.WithDefaults.
+const (
+	DefaultChildChars   = 1200
+	DefaultChildOverlap = 150
+	DefaultParentChars  = 4000
+
+	// MinChildChars is the smallest ChildChars accepted; smaller values are
+	// raised to it by WithDefaults.
+	MinChildChars = 16
+)
+
+// ErrInvalidUTF8 is returned when the source is not valid UTF-8.
+var ErrInvalidUTF8 = errors.New("chunk: source is not valid UTF-8")
+
+// Options controls chunk sizes. The zero value means "all defaults".
+type Options struct {
+	ChildChars   int // target max size of a child chunk in bytes of source text; default 1200
+	ChildOverlap int // approx overlap between consecutive children of one section; default 150, negative disables overlap
+	ParentChars  int // cap of a parent (section) chunk; default 4000
+}
+
+// WithDefaults returns a copy of o with zero (or negative) sizes replaced by
+// the defaults. ChildChars is raised to at least MinChildChars, ChildOverlap
+// is clamped to less than ChildChars/2 (a negative overlap becomes 0) and
+// ParentChars is raised to at least ChildChars.
+func (o Options) WithDefaults() Options {
+	if o.ChildChars <= 0 {
+		o.ChildChars = DefaultChildChars
+	}
+	if o.ChildChars < MinChildChars {
+		o.ChildChars = MinChildChars
+	}
+	switch {
+	case o.ChildOverlap == 0:
+		o.ChildOverlap = DefaultChildOverlap
+	case o.ChildOverlap < 0:
+		o.ChildOverlap = 0
+	}
+	if limit := (o.ChildChars - 1) / 2; o.ChildOverlap > limit {
+		o.ChildOverlap = limit
+	}
+	if o.ParentChars <= 0 {
+		o.ParentChars = DefaultParentChars
+	}
+	if o.ParentChars < o.ChildChars {
+		o.ParentChars = o.ChildChars
+	}
+	return o
+}
+
+// Document is the result of chunking one file.
+type Document struct {
+	// Title is the frontmatter `title`, else the text of the first top-level
+	// H1, else "" (the caller falls back to the file name).
+	Title string
+	// Tags are the frontmatter `tags` (or `tag`) plus inline #tags found in
+	// body text outside code, without '#', in order of first appearance and
+	// deduplicated case-insensitively (the first spelling wins). Nested tags
+	// such as "a/b" are kept as is.
+	Tags []string
+	// Aliases are the frontmatter `aliases` (or `alias`), list or single string.
+	Aliases []string
+	// Meta is the whole parsed YAML frontmatter; nil if there is none, if it
+	// is empty, if it is not a mapping, or if it is malformed.
+	Meta map[string]any
+	// BodyStart is the byte offset where the body starts: after the
+	// frontmatter if there is one, else after a UTF-8 BOM, else 0.
+	BodyStart int
+	// Parents are the sections (split at ParentChars), in document order.
+	Parents []Parent
+	// Chunks are the children, in document order.
+	Chunks []Chunk
+}
+
+// Span is a byte and line range of the source.
+type Span struct {
+	Start, End         int // byte offsets into the source, [Start, End)
+	LineStart, LineEnd int // 1-based inclusive line numbers of the first and last byte of the span
+}
+
+// Parent is a section (heading line plus content up to the next heading), or
+// a ParentChars-sized part of one.
+type Parent struct {
+	Span
+	// Heading is the heading path, e.g. ["Project Alpha", "Risks"]; nil for
+	// text before the first heading and for plain text. Parents and chunks of
+	// one section share the same slice.
+	Heading []string
+}
+
+// Chunk is a child retrieval chunk inside a parent.
+type Chunk struct {
+	Span
+	Parent  int      // index into Document.Parents
+	Heading []string // same as its parent's heading path
+	Text    string   // exactly string(src[Start:End])
+}

@@ -1,0 +1,94 @@
+package chunk
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// render prints a document in the human-reviewable golden format.
+func render(src []byte, doc *Document) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "title: %q\n", doc.Title)
+	fmt.Fprintf(&b, "tags: %q\n", doc.Tags)
+	fmt.Fprintf(&b, "aliases: %q\n", doc.Aliases)
+	keys := make([]string, 0, len(doc.Meta))
+	for k := range doc.Meta {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	fmt.Fprintf(&b, "meta: %v (nil=%v)\n", keys, doc.Meta == nil)
+	fmt.Fprintf(&b, "body: byte %d, L%d\n", doc.BodyStart, countLine(src, doc.BodyStart))
+	for i, p := range doc.Parents {
+		fmt.Fprintf(&b, "P%d L%d-L%d [%s] %dB %s\n", i, p.LineStart, p.LineEnd,
+			strings.Join(p.Heading, " > "), p.End-p.Start, preview(string(src[p.Start:p.End])))
+		for j, c := range doc.Chunks {
+			if c.Parent == i {
+				fmt.Fprintf(&b, "  C%d p%d L%d-L%d [%s] %dB %s\n", j, c.Parent, c.LineStart, c.LineEnd,
+					strings.Join(c.Heading, " > "), c.End-c.Start, preview(c.Text))
+			}
+		}
+	}
+	return b.String()
+}
+
+// preview quotes the first 60 characters of s.
+func preview(s string) string {
+	r := []rune(s)
+	if len(r) > 60 {
+		return strconv.Quote(string(r[:60])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func testdataNotes(t testing.TB) []string {
+	files, err := filepath.Glob("testdata/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata notes: %v", err)
+	}
+	txt, _ := filepath.Glob("testdata/*.txt")
+	return append(files, txt...)
+}
+
+func TestGolden(t *testing.T) {
+	for _, path := range testdataNotes(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := strings.HasSuffix(path, ".md")
+			chunker := PlainText
+			if md {
+				chunker = Markdown
+			}
+			doc, err := chunker(src, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDoc(t, src, doc, Options{}, md)
+			got := render(src, doc)
+			golden := strings.TrimSuffix(path, filepath.Ext(path)) + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from golden (run go test -update and review):\n%s", path, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package chunk
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+// countLine returns the 1-based line of byte offset off, counted naively.
+func countLine(src []byte, off int) int {
+	return bytes.Count(src[:off], []byte{'\n'}) + 1
+}
+
+func checkSpan(t testing.TB, src []byte, what string, s Span) {
+	t.Helper()
+	if s.Start < 0 || s.End > len(src) || s.Start >= s.End {
+		t.Fatalf("%s: bad range [%d,%d) len(src)=%d", what, s.Start, s.End, len(src))
+	}
+	if isSpace(src[s.Start]) || isSpace(src[s.End-1]) {
+		t.Fatalf("%s: not trimmed: %q", what, src[s.Start:s.End])
+	}
+	if !utf8.RuneStart(src[s.Start]) || (s.End < len(src) && !utf8.RuneStart(src[s.End])) {
+		t.Fatalf("%s: splits a UTF-8 sequence at [%d,%d)", what, s.Start, s.End)
+	}
+	if ls, le := countLine(src, s.Start), countLine(src, s.End-1); s.LineStart != ls || s.LineEnd != le {
+		t.Fatalf("%s: lines L%d-L%d, want L%d-L%d", what, s.LineStart, s.LineEnd, ls, le)
+	}
+}
+
+// checkDoc verifies every structural invariant of a chunked document.
+// markdown selects the coverage rule: Markdown heading lines need not be
+// covered by children.
+func checkDoc(t testing.TB, src []byte, doc *Document, opt Options, markdown bool) {
+	t.Helper()
+	opt = opt.WithDefaults()
+	if doc.BodyStart < 0 || doc.BodyStart > len(src) {
+		t.Fatalf("BodyStart %d out of range", doc.BodyStart)
+	}
+	for i, p := range doc.Parents {
+		checkSpan(t, src, "parent", p.Span)
+		if p.Start < doc.BodyStart {
+			t.Fatalf("parent %d starts in frontmatter", i)
+		}
+		if p.End-p.Start > opt.ParentChars {
+			t.Fatalf("parent %d has %d bytes > ParentChars %d", i, p.End-p.Start, opt.ParentChars)
+		}
+		if i > 0 && p.Start < doc.Parents[i-1].End {
+			t.Fatalf("parent %d overlaps parent %d", i, i-1)
+		}
+		if !markdown && len(p.Heading) != 0 {
+			t.Fatalf("plain text parent %d has heading %q", i, p.Heading)
+		}
+	}
+	children := make([]int, len(doc.Parents))
+	covered := make([]bool, len(src))
+	for i, c := range doc.Chunks {
+		checkSpan(t, src, "chunk", c.Span)
+		if c.Text != string(src[c.Start:c.End]) {
+			t.Fatalf("chunk %d: Text != src[Start:End]", i)
+		}
+		if c.Parent < 0 || c.Parent >= len(doc.Parents) {
+			t.Fatalf("chunk %d: parent %d out of range", i, c.Parent)
+		}
+		p := doc.Parents[c.Parent]
+		children[c.Parent]++
+		if c.Start < p.Start || c.End > p.End {
+			t.Fatalf("chunk %d [%d,%d) outside parent %d [%d,%d)", i, c.Start, c.End, c.Parent, p.Start, p.End)
+		}
+		if !slices.Equal(c.Heading, p.Heading) {
+			t.Fatalf("chunk %d heading %q != parent heading %q", i, c.Heading, p.Heading)
+		}
+		if n := c.End - c.Start; n > opt.ChildChars {
+			t.Fatalf("chunk %d has %d bytes > ChildChars %d", i, n, opt.ChildChars)
+		}
+		if i > 0 {
+			prev := doc.Chunks[i-1]
+			if c.Parent < prev.Parent || c.Start <= prev.Start || c.End <= prev.End {
+				t.Fatalf("chunk %d not after chunk %d", i, i-1)
+			}
+			if ov := prev.End - c.Start; ov > 0 {
+				if c.Parent != prev.Parent {
+					t.Fatalf("chunks %d and %d of different parents overlap", i-1, i)
+				}
+				if 2*ov > opt.ChildChars || 2*ov > prev.End-prev.Start || 2*ov > c.End-c.Start || ov > opt.ChildOverlap {
+					t.Fatalf("chunk %d overlaps previous by %d bytes (len %d/%d)", i, ov, prev.End-prev.Start, c.End-c.Start)
+				}
+			}
+		}
+		for k := c.Start; k < c.End; k++ {
+			covered[k] = true
+		}
+	}
+	for i, n := range children {
+		if n == 0 {
+			t.Fatalf("parent %d has no children", i)
+		}
+	}
+	if (len(doc.Parents) == 0) != isBlank(src[doc.BodyStart:]) {
+		t.Fatalf("%d parents for a body that is blank=%v", len(doc.Parents), isBlank(src[doc.BodyStart:]))
+	}
+	// Coverage: every non-whitespace body byte is in a child, except heading
+	// lines at the top of a section's first parent.
+	for x := doc.BodyStart; x < len(src); x++ {
+		if covered[x] || isSpace(src[x]) {
+			continue
+		}
+		if !markdown || !headingByte(src, doc, x) {
+			t.Fatalf("byte %d (line %d, %q) not covered by any chunk", x, countLine(src, x), lineAt(src, x))
+		}
+	}
+}
+
+// headingByte reports whether the uncovered byte x lies on the heading of
+// the parent containing it: above the parent's first child, and either on a
+// single ATX heading line or on a paragraph closed by a Setext underline.
+func headingByte(src []byte, doc *Document, x int) bool {
+	pi := -1
+	for i, p := range doc.Parents {
+		if p.Start <= x && x < p.End {
+			pi = i
+		}
+	}
+	if pi < 0 || len(doc.Parents[pi].Heading) == 0 {
+		return false
+	}
+	p := doc.Parents[pi]
+	first := -1
+	for _, c := range doc.Chunks {
+		if c.Parent == pi {
+			first = c.Start
+			break
+		}
+	}
+	if first >= 0 && x >= first {
+		return false
+	}
+	lines := bytes.Split(src[p.Start:max(first, x+1)], []byte{'\n'})
+	if isATX(lines[0]) {
+		return countLine(src, x) == p.LineStart
+	}
+	for i, l := range lines {
+		if isSetextUnderline(l) {
+			return countLine(src, x) <= p.LineStart+i
+		}
+		if isBlank(l) {
+			return false
+		}
+	}
+	return false
+}
+
+func isATX(l []byte) bool {
+	l = bytes.TrimLeft(l, " ")
+	n := 0
+	for n < len(l) && l[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && (n == len(l) || isSpace(l[n]))
+}
+
+func isSetextUnderline(l []byte) bool {
+	l = bytes.TrimSpace(l)
+	return len(l) > 0 && (len(bytes.Trim(l, "=")) == 0 || len(bytes.Trim(l, "-")) == 0)
+}
+
+func lineAt(src []byte, x int) []byte {
+	s := bytes.LastIndexByte(src[:x], '\n') + 1
+	e := bytes.IndexByte(src[x:], '\n')
+	if e < 0 {
+		return src[s:]
+	}
+	return src[s : x+e]
+}

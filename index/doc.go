@@ -1,0 +1,102 @@
+// Package index stores what ragd knows about the vaults: documents, their
+// parent sections and child chunks, the BM25 postings and collection
+// statistics, in Badger, and serves BM25 from an in-memory copy of the
+// postings that is loaded at open and kept in step with every write.
+//
+// Badger is the source of truth. Every document's update (its record,
+// chunks, postings and the statistics delta) is applied inside one Badger
+// transaction, so a crash never leaves half a document; the in-memory
+// postings are changed only after that transaction commits. The key layout
+// is described in keys.go and docs/architecture.md.
+package index
+
+import (
+	"fmt"
+	"time"
+)
+
+// Document statuses.
+const (
+	StatusOK     = "ok"     // indexed; its chunks are searchable
+	StatusFailed = "failed" // skipped; Error says why
+)
+
+// DocID identifies a document inside the store. It is derived from the
+// vault name and path (see docIDFor), so it is stable across rebuilds.
+type DocID uint64
+
+// String formats the id as 16 hex digits.
+func (d DocID) String() string { return fmt.Sprintf("%016x", uint64(d)) }
+
+// ChunkRef names a child chunk: its document and its ordinal in that
+// document.
+type ChunkRef struct {
+	Doc DocID
+	Ord uint32
+}
+
+// String is the chunk's stable public id, "<doc>.<ordinal>".
+func (c ChunkRef) String() string { return fmt.Sprintf("%s.%d", c.Doc, c.Ord) }
+
+// Document is the stored record of one file of a vault.
+type Document struct {
+	ID        DocID     `json:"-"`
+	Vault     string    `json:"vault"`
+	Path      string    `json:"path"` // slash-separated, relative to the vault root
+	Hash      string    `json:"hash"` // hex SHA-256 of the file's bytes ("" if unreadable)
+	Size      int64     `json:"size"`
+	ModTime   time.Time `json:"mtime"`
+	Title     string    `json:"title"`
+	Tags      []string  `json:"tags,omitempty"`
+	Aliases   []string  `json:"aliases,omitempty"`
+	Status    string    `json:"status"`
+	Error     string    `json:"error,omitempty"`
+	Kind      string    `json:"kind"` // "markdown" or "text"
+	Chunks    int       `json:"chunks"`
+	Parents   int       `json:"parents"`
+	IndexedAt time.Time `json:"indexed_at"`
+}
+
+// Chunk is the stored record of a child chunk, the unit of retrieval.
+type Chunk struct {
+	Ref       ChunkRef `json:"-"`
+	Parent    uint32   `json:"parent"`
+	Heading   []string `json:"heading,omitempty"`
+	Start     int      `json:"start"` // byte range in the file
+	End       int      `json:"end"`
+	LineStart int      `json:"line_start"`
+	LineEnd   int      `json:"line_end"`
+	Tokens    int      `json:"tokens"` // analysed body terms
+	Hash      string   `json:"hash"`   // hex SHA-256 of Text, for embedding reuse
+	Text      string   `json:"text"`
+}
+
+// Parent is the stored record of a parent section; its text is the file's
+// bytes in [Start, End) and is not stored again.
+type Parent struct {
+	Heading   []string `json:"heading,omitempty"`
+	Start     int      `json:"start"`
+	End       int      `json:"end"`
+	LineStart int      `json:"line_start"`
+	LineEnd   int      `json:"line_end"`
+}
+
+// Stats are the collection statistics BM25 needs, per field.
+type Stats struct {
+	Chunks  int64 `json:"chunks"`
+	Docs    int64 `json:"docs"`
+	TitleT  int64 `json:"title_terms"`
+	HeadT   int64 `json:"heading_terms"`
+	BodyT   int64 `json:"body_terms"`
+	Failed  int64 `json:"failed"`
+	Version int   `json:"-"`
+}
+
+func (s *Stats) add(o Stats, sign int64) {
+	s.Chunks += sign * o.Chunks
+	s.Docs += sign * o.Docs
+	s.TitleT += sign * o.TitleT
+	s.HeadT += sign * o.HeadT
+	s.BodyT += sign * o.BodyT
+	s.Failed += sign * o.Failed
+}

@@ -1,0 +1,120 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+)
+
+// Key layout. Every key starts with a one-byte namespace and a '/' so the
+// namespaces sort apart and can be iterated by prefix. Integers are
+// big-endian so that keys sort numerically.
+//
+//	m/schema                     schema and analyzer versions (meta)
+//	m/stats                      collection statistics (JSON Stats)
+//	p/<vault>\x00<path>          → DocID (8 bytes): path index
+//	d/<doc:8>                    → Document (JSON)
+//	c/<doc:8><ord:4>             → Chunk (JSON), child chunks
+//	a/<doc:8><ord:4>             → Parent (JSON), parent sections
+//	f/<doc:8>                    → forward record: the doc's distinct terms
+//	                               and per-chunk field lengths (binary)
+//	t/<term>\x00<doc:8>          → postings of term in doc: per chunk
+//	                               (ord, title tf, heading tf, body tf) varints
+//
+// Reserved for later issues, so they never collide: v/ (vectors by chunk
+// content hash), e/ (entities), r/ (relations), g/ (mentions), x/
+// (extraction cache), u/ (ingestion runs).
+const (
+	nsMeta    = 'm'
+	nsPath    = 'p'
+	nsDoc     = 'd'
+	nsChunk   = 'c'
+	nsParent  = 'a'
+	nsForward = 'f'
+	nsTerm    = 't'
+)
+
+var (
+	keySchema = []byte("m/schema")
+	keyStats  = []byte("m/stats")
+)
+
+func nsPrefix(ns byte) []byte { return []byte{ns, '/'} }
+
+func pathKey(vault, path string) []byte {
+	k := make([]byte, 0, 3+len(vault)+len(path))
+	k = append(k, nsPath, '/')
+	k = append(k, vault...)
+	k = append(k, 0)
+	return append(k, path...)
+}
+
+func vaultPathPrefix(vault string) []byte {
+	k := append([]byte{nsPath, '/'}, vault...)
+	return append(k, 0)
+}
+
+func docKey(id DocID) []byte {
+	k := make([]byte, 10)
+	k[0], k[1] = nsDoc, '/'
+	binary.BigEndian.PutUint64(k[2:], uint64(id))
+	return k
+}
+
+func forwardKey(id DocID) []byte {
+	k := docKey(id)
+	k[0] = nsForward
+	return k
+}
+
+// docChildPrefix is the prefix of all chunk (or parent) keys of a doc.
+func docChildPrefix(ns byte, id DocID) []byte {
+	k := docKey(id)
+	k[0] = ns
+	return k
+}
+
+func chunkKey(ns byte, id DocID, ord uint32) []byte {
+	k := make([]byte, 14)
+	k[0], k[1] = ns, '/'
+	binary.BigEndian.PutUint64(k[2:], uint64(id))
+	binary.BigEndian.PutUint32(k[10:], ord)
+	return k
+}
+
+func termKey(term string, id DocID) []byte {
+	k := make([]byte, 0, 2+len(term)+1+8)
+	k = append(k, nsTerm, '/')
+	k = append(k, term...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint64(k, uint64(id))
+}
+
+// splitTermKey returns the term and doc of a t/ key.
+func splitTermKey(k []byte) (term []byte, id DocID, ok bool) {
+	if len(k) < 2+1+8 || k[0] != nsTerm {
+		return nil, 0, false
+	}
+	n := len(k) - 8
+	if k[n-1] != 0 {
+		return nil, 0, false
+	}
+	return k[2 : n-1], DocID(binary.BigEndian.Uint64(k[n:])), true
+}
+
+func idFromKey(k []byte) DocID { return DocID(binary.BigEndian.Uint64(k[2:10])) }
+
+// docIDFor derives the document id from vault and path: the first 8 bytes of
+// SHA-256(vault \x00 path), with the probe number appended on collision.
+func docIDFor(vault, path string, probe int) DocID {
+	h := sha256.New()
+	h.Write([]byte(vault))
+	h.Write([]byte{0})
+	h.Write([]byte(path))
+	if probe > 0 {
+		var b [8]byte
+		binary.BigEndian.PutUint64(b[:], uint64(probe))
+		h.Write(b[:])
+	}
+	var sum [32]byte
+	return DocID(binary.BigEndian.Uint64(h.Sum(sum[:0])[:8]))
+}

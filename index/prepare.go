@@ -1,0 +1,116 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+
+	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/chunk"
+)
+
+// Prepared is a document analysed and ready to be written: everything the
+// write transaction needs, computed off the write path by the workers.
+type Prepared struct {
+	Doc     Document
+	Chunks  []Chunk
+	Parents []Parent
+
+	postings map[string][]posting // term → per-chunk frequencies
+	fwd      forward
+}
+
+// Failed returns a Prepared that records the file as skipped with reason
+// err; it has no chunks and replaces whatever was indexed for the path.
+func Failed(doc Document, reason string) *Prepared {
+	doc.Status = StatusFailed
+	doc.Error = reason
+	doc.Chunks, doc.Parents = 0, 0
+	return &Prepared{Doc: doc}
+}
+
+// Prepare analyses a chunked document. doc carries the file's identity
+// (vault, path, hash, size, mtime, kind); title, tags and aliases come from
+// cd, with fallback as the title when cd has none.
+func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback string) *Prepared {
+	doc.Status, doc.Error = StatusOK, ""
+	doc.Title = cd.Title
+	if doc.Title == "" {
+		doc.Title = fallback
+	}
+	doc.Tags, doc.Aliases = cd.Tags, cd.Aliases
+	doc.Chunks, doc.Parents = len(cd.Chunks), len(cd.Parents)
+	p := &Prepared{Doc: doc, postings: make(map[string][]posting)}
+
+	for _, par := range cd.Parents {
+		p.Parents = append(p.Parents, Parent{Heading: par.Heading, Start: par.Start, End: par.End,
+			LineStart: par.LineStart, LineEnd: par.LineEnd})
+	}
+	titleTerms := an.AppendTerms(nil, doc.Title)
+	counts := make(map[string]*posting)
+	p.fwd.lens = make([]fieldLens, len(cd.Chunks))
+	for i, c := range cd.Chunks {
+		ord := uint32(i)
+		clear(counts)
+		get := func(t string) *posting {
+			e := counts[t]
+			if e == nil {
+				e = &posting{ord: ord}
+				counts[t] = e
+			}
+			return e
+		}
+		var l fieldLens
+		for _, t := range titleTerms {
+			get(t).title++
+			l.title++
+		}
+		for _, h := range headingsBelowTitle(c.Heading, doc.Title) {
+			an.Terms(h, func(t string) { get(t).head++; l.head++ })
+		}
+		an.Terms(c.Text, func(t string) { get(t).body++; l.body++ })
+		p.fwd.lens[i] = l
+		for t, e := range counts {
+			p.postings[t] = append(p.postings[t], *e)
+		}
+		sum := sha256.Sum256([]byte(c.Text))
+		p.Chunks = append(p.Chunks, Chunk{
+			Ref: ChunkRef{Ord: ord}, Parent: uint32(c.Parent), Heading: c.Heading,
+			Start: c.Start, End: c.End, LineStart: c.LineStart, LineEnd: c.LineEnd,
+			Tokens: int(l.body), Hash: hex.EncodeToString(sum[:16]), Text: c.Text,
+		})
+	}
+	p.fwd.terms = make([]string, 0, len(p.postings))
+	for t := range p.postings {
+		p.fwd.terms = append(p.fwd.terms, t)
+	}
+	slices.Sort(p.fwd.terms)
+	return p
+}
+
+// headingsBelowTitle drops a leading heading that only repeats the title, so
+// a note's H1 is not counted twice (once as title, once as heading).
+func headingsBelowTitle(path []string, title string) []string {
+	if len(path) > 0 && strings.EqualFold(strings.TrimSpace(path[0]), strings.TrimSpace(title)) {
+		return path[1:]
+	}
+	return path
+}
+
+// stats is the collection-statistics contribution of this document.
+func (p *Prepared) stats() Stats {
+	if p == nil {
+		return Stats{}
+	}
+	if p.Doc.Status != StatusOK {
+		return Stats{Failed: 1}
+	}
+	s := Stats{Docs: 1, Chunks: int64(len(p.Chunks))}
+	for _, l := range p.fwd.lens {
+		s.TitleT += int64(l.title)
+		s.HeadT += int64(l.head)
+		s.BodyT += int64(l.body)
+	}
+	return s
+}

@@ -1,0 +1,143 @@
+package index
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Search returns the k best child chunks for the analysed query terms
+// among documents admitted by filter. It reads only memory.
+func (s *Store) Search(terms []string, k int, filter Filter) []Hit {
+	return s.mem.search(terms, k, filter)
+}
+
+// Chunks loads the records of the given chunks, in order. A chunk that no
+// longer exists (its document changed after the search) is returned with a
+// zero Ref and must be skipped by the caller.
+func (s *Store) Chunks(refs []ChunkRef) ([]Chunk, error) {
+	out := make([]Chunk, len(refs))
+	err := s.db.View(func(txn *badger.Txn) error {
+		for i, r := range refs {
+			it, err := txn.Get(chunkKey(nsChunk, r.Doc, r.Ord))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if err := it.Value(func(v []byte) error { return json.Unmarshal(v, &out[i]) }); err != nil {
+				return fmt.Errorf("index: chunk %s: %w", r, err)
+			}
+			out[i].Ref = r
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Parent loads one parent section record.
+func (s *Store) Parent(doc DocID, ord uint32) (Parent, bool, error) {
+	var p Parent
+	found := false
+	err := s.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(chunkKey(nsParent, doc, ord))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		return it.Value(func(v []byte) error { return json.Unmarshal(v, &p) })
+	})
+	return p, found, err
+}
+
+// Documents returns every stored document of vault (all statuses), sorted
+// by path.
+func (s *Store) Documents(vault string) ([]Document, error) {
+	var out []Document
+	err := s.db.View(func(txn *badger.Txn) error {
+		var ids []DocID
+		if err := iterate(txn, vaultPathPrefix(vault), true, func(_, v []byte) error {
+			if len(v) != 8 {
+				return errCorrupt
+			}
+			ids = append(ids, idFromKey(append([]byte{0, 0}, v...)))
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			d, err := getDoc(txn, id)
+			if err != nil {
+				return err
+			}
+			if d != nil {
+				out = append(out, *d)
+			}
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+// Document returns the record of vault/path, if stored.
+func (s *Store) Document(vault, path string) (*Document, error) {
+	var d *Document
+	err := s.db.View(func(txn *badger.Txn) error {
+		id, ok, err := s.lookupID(txn, vault, path)
+		if err != nil || !ok {
+			return err
+		}
+		d, err = getDoc(txn, id)
+		return err
+	})
+	return d, err
+}
+
+// Stats returns the collection statistics as last committed.
+func (s *Store) Stats() Stats {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.stats
+}
+
+// VaultCount is the per-vault tally shown by status.
+type VaultCount struct {
+	Documents int
+	Chunks    int
+	Failed    int
+}
+
+// Counts tallies documents, searchable chunks and failed files per vault.
+func (s *Store) Counts() (map[string]VaultCount, error) {
+	out := make(map[string]VaultCount)
+	err := s.db.View(func(txn *badger.Txn) error {
+		return iterate(txn, nsPrefix(nsDoc), true, func(_, v []byte) error {
+			var d struct {
+				Vault  string `json:"vault"`
+				Status string `json:"status"`
+				Chunks int    `json:"chunks"`
+			}
+			if err := json.Unmarshal(v, &d); err != nil {
+				return err
+			}
+			c := out[d.Vault]
+			if d.Status == StatusOK {
+				c.Documents++
+				c.Chunks += d.Chunks
+			} else {
+				c.Failed++
+			}
+			out[d.Vault] = c
+			return nil
+		})
+	})
+	return out, err
+}

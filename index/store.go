@@ -1,0 +1,233 @@
+package index
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/analyze"
+)
+
+// schemaVersion is bumped whenever the key layout or a record encoding
+// changes; a store with another version is rebuilt from the vaults.
+const schemaVersion = 1
+
+// ErrLocked is returned by Open when another process holds the data dir.
+var ErrLocked = errors.New("index: data directory is in use by another process")
+
+// Options configure a Store.
+type Options struct {
+	Dir    string // Badger directory
+	BM25   BM25
+	Logger *slog.Logger
+}
+
+// Store is the Badger-backed index with its in-memory BM25 postings.
+type Store struct {
+	db    *badger.DB
+	log   *slog.Logger
+	mem   *memIndex
+	an    *analyze.Analyzer
+	wmu   sync.Mutex // one writer at a time; guards stats
+	stats Stats
+
+	// Rebuilt reports that the store was emptied at open because its schema
+	// or analyzer version differed; every vault is indexed again.
+	Rebuilt bool
+}
+
+type schemaRecord struct {
+	Schema   int `json:"schema"`
+	Analyzer int `json:"analyzer"`
+}
+
+// Open opens (creating if needed) the store in opts.Dir and loads the
+// postings into memory.
+func Open(opts Options) (*Store, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.BM25 == (BM25{}) {
+		opts.BM25 = DefaultBM25
+	}
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("index: create data dir: %w", err)
+	}
+	bo := badger.DefaultOptions(opts.Dir).
+		WithLogger(badgerLogger{opts.Logger}).
+		WithMemTableSize(32 << 20).
+		WithNumMemtables(2).
+		WithNumLevelZeroTables(2).
+		WithNumLevelZeroTablesStall(8).
+		WithNumCompactors(2).
+		WithValueLogFileSize(64 << 20).
+		WithBlockCacheSize(16 << 20).
+		WithIndexCacheSize(16 << 20).
+		WithMetricsEnabled(false).
+		WithDetectConflicts(false)
+	db, err := badger.Open(bo)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("%w: %s", ErrLocked, opts.Dir)
+		}
+		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
+	}
+	s := &Store{db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New()}
+	if err := s.checkSchema(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.load(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Analyzer is the analyzer documents were indexed with; queries must use it.
+func (s *Store) Analyzer() *analyze.Analyzer { return s.an }
+
+// Close flushes and closes Badger.
+func (s *Store) Close() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.db.Close()
+}
+
+func (s *Store) checkSchema() error {
+	want := schemaRecord{Schema: schemaVersion, Analyzer: analyze.Version}
+	var have schemaRecord
+	found := false
+	err := s.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(keySchema)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		return it.Value(func(v []byte) error { return json.Unmarshal(v, &have) })
+	})
+	if err != nil {
+		return fmt.Errorf("index: read schema: %w", err)
+	}
+	if found && have == want {
+		return nil
+	}
+	if found {
+		s.log.Warn("index format changed; rebuilding from the vaults",
+			"have_schema", have.Schema, "have_analyzer", have.Analyzer,
+			"want_schema", want.Schema, "want_analyzer", want.Analyzer)
+		if err := s.db.DropAll(); err != nil {
+			return fmt.Errorf("index: drop old index: %w", err)
+		}
+		s.Rebuilt = true
+	}
+	b, _ := json.Marshal(want)
+	return s.db.Update(func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
+}
+
+// load reads the statistics, forward records, documents and postings into
+// memory.
+func (s *Store) load() error {
+	m := s.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return s.db.View(func(txn *badger.Txn) error {
+		if it, err := txn.Get(keyStats); err == nil {
+			if err := it.Value(func(v []byte) error { return json.Unmarshal(v, &s.stats) }); err != nil {
+				return fmt.Errorf("index: stats: %w", err)
+			}
+		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		// Documents first (vault and path for filters), then forward records.
+		type ident struct{ vault, path, title string }
+		docs := make(map[DocID]ident)
+		if err := iterate(txn, nsPrefix(nsDoc), true, func(k, v []byte) error {
+			var d Document
+			if err := json.Unmarshal(v, &d); err != nil {
+				return fmt.Errorf("index: document %x: %w", k, err)
+			}
+			if d.Status == StatusOK {
+				docs[idFromKey(k)] = ident{d.Vault, d.Path, d.Title}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
+			id := idFromKey(k)
+			d, ok := docs[id]
+			if !ok {
+				return nil
+			}
+			f, err := decodeForward(v)
+			if err != nil {
+				return fmt.Errorf("index: forward %s: %w", id, err)
+			}
+			m.addDoc(id, d.vault, d.path, d.title, f.lens)
+			return nil
+		}); err != nil {
+			return err
+		}
+		var batch []posting
+		return iterate(txn, nsPrefix(nsTerm), true, func(k, v []byte) error {
+			term, id, ok := splitTermKey(k)
+			if !ok {
+				return fmt.Errorf("index: bad term key %q", k)
+			}
+			d := m.docs[id]
+			if d == nil {
+				return nil
+			}
+			batch = batch[:0]
+			if err := decodePostings(v, func(p posting) { batch = append(batch, p) }); err != nil {
+				return fmt.Errorf("index: postings %q/%s: %w", term, id, err)
+			}
+			m.addPostings(d, string(term), batch)
+			return nil
+		})
+	})
+}
+
+// iterate calls fn for each key with prefix; values are fetched only if
+// withValues. k and v are valid only during the call.
+func iterate(txn *badger.Txn, prefix []byte, withValues bool, fn func(k, v []byte) error) error {
+	opt := badger.IteratorOptions{Prefix: prefix, PrefetchValues: withValues, PrefetchSize: 64}
+	it := txn.NewIterator(opt)
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		item := it.Item()
+		var err error
+		if withValues {
+			err = item.Value(func(v []byte) error { return fn(item.Key(), v) })
+		} else {
+			err = fn(item.Key(), nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// badgerLogger routes Badger's logging to slog, keeping only warnings and
+// errors.
+type badgerLogger struct{ l *slog.Logger }
+
+func (b badgerLogger) Errorf(f string, a ...any) {
+	b.l.Error("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+}
+func (b badgerLogger) Warningf(f string, a ...any) {
+	b.l.Warn("badger: " + strings.TrimSpace(fmt.Sprintf(f, a...)))
+}
+func (badgerLogger) Infof(string, ...any)  {}
+func (badgerLogger) Debugf(string, ...any) {}

@@ -1,0 +1,307 @@
+package index
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Op is one change to the index: Put stores a prepared document (replacing
+// whatever the path held), or, when Put is nil, the document at
+// Vault/Path is deleted.
+type Op struct {
+	Put   *Prepared
+	Vault string
+	Path  string
+}
+
+// entry is one staged key write; del means delete.
+type entry struct {
+	key, val []byte
+	del      bool
+}
+
+// change is what the in-memory index must do once a transaction commits.
+type change struct {
+	id       DocID
+	vault    string
+	path     string
+	oldTerms []string // postings to remove (nil if nothing was searchable)
+	oldOK    bool
+	oldFail  bool
+	oldStats Stats
+	put      *Prepared
+}
+
+// txnFill is the share of Badger's transaction limits a batch may use
+// before it is committed and a new transaction started.
+const txnFill = 0.8
+
+// Apply writes ops in as few transactions as fit Badger's limits. Each
+// document's whole update lands in exactly one transaction. A document too
+// large for one transaction is recorded as failed instead. Apply returns
+// after the last commit; on error the ops committed so far stay committed.
+func (s *Store) Apply(ops []Op) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	maxSize := int64(float64(s.db.MaxBatchSize()) * txnFill)
+	maxCount := int64(float64(s.db.MaxBatchCount()) * txnFill)
+
+	txn := s.db.NewTransaction(true)
+	defer func() { txn.Discard() }()
+	var pending []change
+	var size, count int64
+	stats := s.stats
+	commit := func() error {
+		b, _ := json.Marshal(stats)
+		if err := txn.Set(keyStats, b); err != nil {
+			return fmt.Errorf("index: stats: %w", err)
+		}
+		if err := txn.Commit(); err != nil {
+			return fmt.Errorf("index: commit: %w", err)
+		}
+		s.stats = stats
+		s.applyMem(pending)
+		pending, size, count = pending[:0], 0, 0
+		txn = s.db.NewTransaction(true)
+		return nil
+	}
+	for _, op := range ops {
+		ents, ch, err := s.stage(txn, op)
+		if err != nil {
+			return err
+		}
+		sz, n := estimate(ents)
+		if (sz > maxSize || n > maxCount) && op.Put != nil && op.Put.Doc.Status == StatusOK {
+			reason := fmt.Sprintf("too large to index in one transaction (%d MB of index data; limit %d MB)",
+				sz>>20, maxSize>>20)
+			op = Op{Put: Failed(op.Put.Doc, reason)}
+			ents, ch, err = s.stage(txn, op)
+			if err != nil {
+				return err
+			}
+			sz, n = estimate(ents)
+		}
+		if count > 0 && (size+sz > maxSize || count+n > maxCount) {
+			if err := commit(); err != nil {
+				return err
+			}
+			// Re-stage: the reads of stage must see the new transaction.
+			if ents, ch, err = s.stage(txn, op); err != nil {
+				return err
+			}
+			sz, n = estimate(ents)
+		}
+		for _, e := range ents {
+			if e.del {
+				err = txn.Delete(e.key)
+			} else {
+				err = txn.Set(e.key, e.val)
+			}
+			if err != nil {
+				return fmt.Errorf("index: stage %s: %w", op.describe(), err)
+			}
+		}
+		size, count = size+sz, count+n
+		stats.add(oldStats(ch), -1)
+		stats.add(ch.put.stats(), 1)
+		pending = append(pending, ch)
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	return commit()
+}
+
+func (op Op) describe() string {
+	if op.Put != nil {
+		return op.Put.Doc.Vault + "/" + op.Put.Doc.Path
+	}
+	return op.Vault + "/" + op.Path
+}
+
+func estimate(ents []entry) (size, count int64) {
+	for _, e := range ents {
+		size += int64(len(e.key)+len(e.val)) + 12
+	}
+	return size, int64(len(ents))
+}
+
+func oldStats(ch change) Stats {
+	switch {
+	case ch.oldOK:
+		return ch.oldStats
+	case ch.oldFail:
+		return Stats{Failed: 1}
+	}
+	return Stats{}
+}
+
+// stage computes the key writes of one op, reading the current state
+// through txn (which sees the batch's own earlier writes).
+func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
+	vault, path := op.Vault, op.Path
+	if op.Put != nil {
+		vault, path = op.Put.Doc.Vault, op.Put.Doc.Path
+	}
+	ch := change{vault: vault, path: path, put: op.Put}
+	id, exists, err := s.lookupID(txn, vault, path)
+	if err != nil {
+		return nil, ch, err
+	}
+	ch.id = id
+	var ents []entry
+	if exists {
+		old, err := getDoc(txn, id)
+		if err != nil {
+			return nil, ch, err
+		}
+		if old != nil {
+			for ord := 0; ord < old.Chunks; ord++ {
+				ents = append(ents, entry{key: chunkKey(nsChunk, id, uint32(ord)), del: true})
+			}
+			for ord := 0; ord < old.Parents; ord++ {
+				ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(ord)), del: true})
+			}
+			ch.oldFail = old.Status == StatusFailed
+		}
+		fwd, err := getForward(txn, id)
+		if err != nil {
+			return nil, ch, err
+		}
+		if fwd != nil {
+			for _, t := range fwd.terms {
+				ents = append(ents, entry{key: termKey(t, id), del: true})
+			}
+			ents = append(ents, entry{key: forwardKey(id), del: true})
+			if old != nil && old.Status == StatusOK {
+				ch.oldOK = true
+				ch.oldTerms = fwd.terms
+				ch.oldStats = (&Prepared{Doc: *old, Chunks: make([]Chunk, len(fwd.lens)), fwd: *fwd}).stats()
+			}
+		}
+	}
+	if op.Put == nil {
+		if exists {
+			ents = append(ents, entry{key: docKey(id), del: true}, entry{key: pathKey(vault, path), del: true})
+		}
+		return ents, ch, nil
+	}
+	p := op.Put
+	p.Doc.ID = id
+	p.Doc.IndexedAt = time.Now().UTC()
+	db, err := json.Marshal(&p.Doc)
+	if err != nil {
+		return nil, ch, err
+	}
+	var idb [8]byte
+	copy(idb[:], docKey(id)[2:])
+	ents = append(ents, entry{key: pathKey(vault, path), val: idb[:]}, entry{key: docKey(id), val: db})
+	if p.Doc.Status != StatusOK {
+		return ents, ch, nil
+	}
+	for i := range p.Chunks {
+		p.Chunks[i].Ref = ChunkRef{Doc: id, Ord: uint32(i)}
+		b, err := json.Marshal(&p.Chunks[i])
+		if err != nil {
+			return nil, ch, err
+		}
+		ents = append(ents, entry{key: chunkKey(nsChunk, id, uint32(i)), val: b})
+	}
+	for i := range p.Parents {
+		b, err := json.Marshal(&p.Parents[i])
+		if err != nil {
+			return nil, ch, err
+		}
+		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: b})
+	}
+	ents = append(ents, entry{key: forwardKey(id), val: encodeForward(&p.fwd)})
+	for _, t := range p.fwd.terms {
+		ents = append(ents, entry{key: termKey(t, id), val: encodePostings(p.postings[t])})
+	}
+	return ents, ch, nil
+}
+
+// lookupID finds the id of vault/path, or derives a fresh one that no other
+// document uses.
+func (s *Store) lookupID(txn *badger.Txn, vault, path string) (DocID, bool, error) {
+	it, err := txn.Get(pathKey(vault, path))
+	switch {
+	case err == nil:
+		var id DocID
+		err = it.Value(func(v []byte) error {
+			if len(v) != 8 {
+				return errCorrupt
+			}
+			id = idFromKey(append([]byte{0, 0}, v...))
+			return nil
+		})
+		return id, err == nil, err
+	case !errors.Is(err, badger.ErrKeyNotFound):
+		return 0, false, err
+	}
+	for probe := 0; ; probe++ {
+		id := docIDFor(vault, path, probe)
+		d, err := getDoc(txn, id)
+		if err != nil {
+			return 0, false, err
+		}
+		if d == nil {
+			return id, false, nil
+		}
+	}
+}
+
+func getDoc(txn *badger.Txn, id DocID) (*Document, error) {
+	it, err := txn.Get(docKey(id))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var d Document
+	if err := it.Value(func(v []byte) error { return json.Unmarshal(v, &d) }); err != nil {
+		return nil, fmt.Errorf("index: document %s: %w", id, err)
+	}
+	d.ID = id
+	return &d, nil
+}
+
+func getForward(txn *badger.Txn, id DocID) (*forward, error) {
+	it, err := txn.Get(forwardKey(id))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f *forward
+	err = it.Value(func(v []byte) error {
+		var err error
+		f, err = decodeForward(v)
+		return err
+	})
+	return f, err
+}
+
+// applyMem brings the in-memory postings in line with committed changes.
+func (s *Store) applyMem(chs []change) {
+	m := s.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, ch := range chs {
+		if ch.oldOK {
+			m.removeDoc(ch.id, ch.oldTerms)
+		}
+		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
+			d := m.addDoc(ch.id, ch.vault, ch.path, p.Doc.Title, p.fwd.lens)
+			for _, t := range p.fwd.terms {
+				m.addPostings(d, t, p.postings[t])
+			}
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package ipc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+)
+
+// Client talks to a ragd daemon over its Unix socket.
+type Client struct {
+	Socket string
+	hc     *http.Client
+}
+
+// NewClient returns a client for the daemon listening on socket.
+func NewClient(socket string) *Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		},
+		MaxIdleConnsPerHost: 4,
+	}
+	return &Client{Socket: socket, hc: &http.Client{Transport: tr}}
+}
+
+// Search runs a query.
+func (c *Client) Search(ctx context.Context, req SearchRequest) (*SearchResponse, error) {
+	var resp SearchResponse
+	return &resp, c.do(ctx, http.MethodPost, "/v1/search", req, &resp)
+}
+
+// Status returns the daemon's state and per-vault counts.
+func (c *Client) Status(ctx context.Context) (*StatusResponse, error) {
+	var resp StatusResponse
+	return &resp, c.do(ctx, http.MethodGet, "/v1/status", nil, &resp)
+}
+
+// Reindex asks for a reconcile of one vault, one path or everything.
+func (c *Client) Reindex(ctx context.Context, req ReindexRequest) (*ReindexResponse, error) {
+	var resp ReindexResponse
+	return &resp, c.do(ctx, http.MethodPost, "/v1/reindex", req, &resp)
+}
+
+// Close releases idle connections.
+func (c *Client) Close() { c.hc.CloseIdleConnections() }
+
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "http://ragd"+path, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set(HeaderProtocol, strconv.Itoa(ProtocolVersion))
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "dial" {
+			return &NotRunningError{Socket: c.Socket, Err: err}
+		}
+		return fmt.Errorf("ragd %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		var e ErrorResponse
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		if json.Unmarshal(b, &e) != nil || e.Error == "" {
+			e.Error = fmt.Sprintf("%s: %s", resp.Status, bytes.TrimSpace(b))
+		}
+		return &Error{Status: resp.StatusCode, Message: e.Error}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("ragd %s: decode response: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Backend is what the handler needs from the daemon.
+type Backend interface {
+	Search(ctx context.Context, req SearchRequest) (*SearchResponse, error)
+	Status(ctx context.Context) (*StatusResponse, error)
+	Reindex(ctx context.Context, req ReindexRequest) (*ReindexResponse, error)
+}
+
+// handlerTimeout bounds every request except a reindex that waits.
+const handlerTimeout = 30 * time.Second
+
+// NewHandler returns the HTTP handler of the local API.
+func NewHandler(b Backend, log *slog.Logger) http.Handler {
+	h := &handler{b: b, log: log}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/search", h.search)
+	mux.HandleFunc("GET /v1/status", h.status)
+	mux.HandleFunc("POST /v1/reindex", h.reindex)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
+	})
+	return h.wrap(mux)
+}
+
+type handler struct {
+	b   Backend
+	log *slog.Logger
+}
+
+// wrap sets the protocol header, limits bodies and refuses clients that
+// speak a newer protocol than this daemon.
+func (h *handler) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(HeaderProtocol, strconv.Itoa(ProtocolVersion))
+		if v := r.Header.Get(HeaderProtocol); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n > ProtocolVersion {
+				h.fail(w, r, Errorf(http.StatusUpgradeRequired,
+					"client speaks protocol %q, this ragd speaks %d: upgrade ragd", v, ProtocolVersion))
+				return
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (h *handler) search(w http.ResponseWriter, r *http.Request) {
+	req, err := DecodeSearchRequest(r.Body)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	defer cancel()
+	resp, err := h.b.Search(ctx, req)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) status(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	defer cancel()
+	resp, err := h.b.Status(ctx)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) reindex(w http.ResponseWriter, r *http.Request) {
+	var req ReindexRequest
+	if err := decodeJSON(r.Body, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	resp, err := h.b.Reindex(r.Context(), req)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		h.log.Debug("write response", "path", r.URL.Path, "err", err)
+	}
+}
+
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	code := statusOf(err)
+	msg := err.Error()
+	if code == http.StatusInternalServerError {
+		h.log.Error("request failed", "path", r.URL.Path, "err", err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(ErrorResponse{Error: msg})
+}
+
+// DecodeSearchRequest reads and validates a search request body.
+func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
+	var req SearchRequest
+	if err := decodeJSON(body, &req); err != nil {
+		return req, err
+	}
+	req.Query = strings.TrimSpace(req.Query)
+	switch {
+	case req.Query == "":
+		return req, BadRequest("query is empty")
+	case len(req.Query) > MaxQueryBytes:
+		return req, BadRequest("query is %d bytes, over the limit of %d", len(req.Query), MaxQueryBytes)
+	case !utf8.ValidString(req.Query):
+		return req, BadRequest("query is not valid UTF-8")
+	case req.K < 0 || req.K > MaxK:
+		return req, BadRequest("k must be between 1 and %d, got %d", MaxK, req.K)
+	}
+	if req.K == 0 {
+		req.K = DefaultK
+	}
+	return req, nil
+}
+
+// decodeJSON decodes exactly one JSON object, rejecting unknown fields and
+// trailing data. An empty body decodes as the zero value.
+func decodeJSON(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return Errorf(http.StatusRequestEntityTooLarge, "request body over %d bytes", tooBig.Limit)
+		}
+		return BadRequest("invalid request body: %v", err)
+	}
+	if dec.More() {
+		return BadRequest("invalid request body: trailing data after the JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return BadRequest("invalid request body: trailing data after the JSON object")
+	}
+	return nil
+}
+

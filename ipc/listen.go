@@ -1,0 +1,80 @@
+package ipc
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ErrInUse is returned by Listen when a live daemon already answers on the
+// socket.
+var ErrInUse = errors.New("another ragd is already listening")
+
+// Listen creates the Unix socket at path, in a directory of mode 0700 (made
+// if missing), with mode 0600. A socket file left by a crashed daemon is
+// detected by dialling it and removed only if nothing answers; a live one
+// yields ErrInUse. Every accepted connection's peer credentials are checked
+// and connections from other users are refused (logged and closed).
+func Listen(path string, log *slog.Logger) (net.Listener, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("ipc: socket dir: %w", err)
+	}
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSocket == 0 {
+			return nil, fmt.Errorf("ipc: %s exists and is not a socket; refusing to remove it", path)
+		}
+		c, err := net.DialTimeout("unix", path, time.Second)
+		if err == nil {
+			c.Close()
+			return nil, fmt.Errorf("%w on %s", ErrInUse, path)
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("ipc: remove stale socket: %w", err)
+		}
+		log.Info("removed stale socket from an earlier run", "socket", path)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("ipc: listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("ipc: chmod socket: %w", err)
+	}
+	ul := ln.(*net.UnixListener)
+	ul.SetUnlinkOnClose(true)
+	return &credListener{UnixListener: ul, uid: os.Getuid(), log: log}, nil
+}
+
+// credListener refuses connections whose peer is another user.
+type credListener struct {
+	*net.UnixListener
+	uid int
+	log *slog.Logger
+}
+
+func (l *credListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.UnixListener.AcceptUnix()
+		if err != nil {
+			return nil, err
+		}
+		uid, err := peerUID(c)
+		if err != nil {
+			l.log.Warn("refused connection: cannot read peer credentials", "err", err)
+			c.Close()
+			continue
+		}
+		if uid != l.uid {
+			l.log.Warn("refused connection from another user", "peer_uid", uid, "uid", l.uid)
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}

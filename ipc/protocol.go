@@ -1,0 +1,31 @@
+// Package ipc is ragd's local API: the wire types, the HTTP/JSON handler
+// served on the daemon's Unix socket, the listener that guards it, and the
+// typed Client that ragctl, editor integrations written in Go and the tests
+// use.
+//
+// The protocol is HTTP/1.1 with JSON bodies on a Unix socket, under paths
+// versioned /v1/..., so that `curl --unix-socket` works. See
+// docs/protocol.md.
+package ipc
+
+// ProtocolVersion is sent by both sides in the Ragd-Protocol-Version
+// header. It is bumped for every change a client could notice; additions of
+// optional fields do not need a bump.
+//
+// History:
+//
+//	1: search, status, reindex (first release).
+const ProtocolVersion = 1
+
+// Header names.
+const (
+	HeaderProtocol = "Ragd-Protocol-Version"
+)
+
+// Request limits enforced by the handler.
+const (
+	MaxRequestBytes = 1 << 20 // largest accepted request body
+	MaxQueryBytes   = 4096    // longest accepted query string
+	MaxK            = 1000    // most results one search may ask for
+	DefaultK        = 10
+)

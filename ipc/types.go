@@ -1,0 +1,122 @@
+package ipc
+
+import "time"
+
+// SearchRequest is the body of POST /v1/search.
+type SearchRequest struct {
+	Query string `json:"query"`
+	K     int    `json:"k,omitempty"` // default DefaultK, at most MaxK
+	// Vaults restricts the search to these vaults (all when empty).
+	Vaults []string `json:"vaults,omitempty"`
+	// PathPrefix restricts the search to files whose vault-relative path
+	// starts with it (a folder like "projects/" or a file).
+	PathPrefix string `json:"path_prefix,omitempty"`
+	// NoText omits result text (for evaluation and pickers that only need
+	// the citation).
+	NoText bool `json:"no_text,omitempty"`
+}
+
+// SearchResponse is the answer to a search.
+type SearchResponse struct {
+	Query   string   `json:"query"`
+	Results []Result `json:"results"`
+	// TookMS is the time spent inside the daemon.
+	TookMS float64 `json:"took_ms"`
+}
+
+// Result is one retrieved chunk with its citation.
+type Result struct {
+	ID        string   `json:"id"` // stable chunk id
+	Vault     string   `json:"vault"`
+	Path      string   `json:"path"` // relative to the vault root, slash-separated
+	AbsPath   string   `json:"abs_path"`
+	Title     string   `json:"title"`
+	LineStart int      `json:"line_start"` // 1-based, inclusive
+	LineEnd   int      `json:"line_end"`
+	Heading   string   `json:"heading"` // heading path joined with " > "
+	Headings  []string `json:"headings,omitempty"`
+	Score     float64  `json:"score"`
+	Text      string   `json:"text,omitempty"` // the exact text of those lines' byte range
+}
+
+// State values of StatusResponse.State.
+const (
+	StateIndexing = "indexing"
+	StateIdle     = "idle"
+)
+
+// StatusResponse is the answer to GET /v1/status.
+type StatusResponse struct {
+	State     string        `json:"state"`
+	Version   string        `json:"version"`
+	Protocol  int           `json:"protocol"`
+	PID       int           `json:"pid"`
+	StartedAt time.Time     `json:"started_at"`
+	Config    string        `json:"config,omitempty"`
+	DataDir   string        `json:"data_dir"`
+	Socket    string        `json:"socket"`
+	Vaults    []VaultStatus `json:"vaults"`
+	Progress  *Progress     `json:"progress,omitempty"` // while indexing
+	// Semantic says whether vector search is configured (not yet: lexical
+	// BM25 only) and how to turn it on.
+	Semantic string `json:"semantic"`
+}
+
+// VaultStatus describes one configured vault.
+type VaultStatus struct {
+	Name          string       `json:"name"`
+	Path          string       `json:"path"`
+	Online        bool         `json:"online"`
+	Documents     int          `json:"documents"`
+	Chunks        int          `json:"chunks"`
+	Failed        int          `json:"failed"`
+	FailedFiles   []FailedFile `json:"failed_files,omitempty"`
+	LastReconcile *time.Time   `json:"last_reconcile,omitempty"`
+	LastError     string       `json:"last_error,omitempty"`
+}
+
+// FailedFile is a file that was skipped, with the reason.
+type FailedFile struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// Progress reports an indexing pass in flight.
+type Progress struct {
+	Vault string `json:"vault"`
+	Total int64  `json:"total"`
+	Done  int64  `json:"done"`
+}
+
+// ReindexRequest is the body of POST /v1/reindex. With neither field set
+// every vault is reconciled.
+type ReindexRequest struct {
+	Vault string `json:"vault,omitempty"`
+	// Path is a vault-relative file or folder; requires Vault unless only
+	// one vault is configured.
+	Path string `json:"path,omitempty"`
+	// Wait makes the call return only when the pass is finished.
+	Wait bool `json:"wait,omitempty"`
+}
+
+// ReindexResponse is the answer to a reindex.
+type ReindexResponse struct {
+	Vaults []ReindexResult `json:"vaults"`
+	// Done reports whether the pass finished (Wait was set).
+	Done bool `json:"done"`
+}
+
+// ReindexResult counts what a pass did in one vault.
+type ReindexResult struct {
+	Vault     string `json:"vault"`
+	Indexed   int    `json:"indexed"`
+	Unchanged int    `json:"unchanged"`
+	Removed   int    `json:"removed"`
+	Failed    int    `json:"failed"`
+	Error     string `json:"error,omitempty"`
+}
+
+// ErrorResponse is the body of every non-2xx answer.
+type ErrorResponse struct {
+	Error string `json:"error"`
+}

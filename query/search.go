@@ -1,0 +1,110 @@
+// Package query answers retrieval requests: it analyses the query text,
+// scopes the search to the requested vaults and folders inside retrieval
+// (never by filtering a ranked list afterwards), ranks chunks with the
+// index's BM25 and turns the hits into results with exact citations.
+//
+// Later channels (vectors, the entity graph) and fusion plug in here.
+package query
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/analyze"
+)
+
+// Index is what the engine needs from the store.
+type Index interface {
+	Analyzer() *analyze.Analyzer
+	Search(terms []string, k int, filter index.Filter) []index.Hit
+	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
+}
+
+// Request is one retrieval request.
+type Request struct {
+	Text       string
+	K          int
+	Vaults     []string // empty: all vaults
+	PathPrefix string   // vault-relative, slash-separated
+	NoText     bool     // skip loading chunk text
+}
+
+// Result is one ranked chunk with its citation.
+type Result struct {
+	Ref       index.ChunkRef
+	Vault     string
+	Path      string
+	Title     string
+	Heading   []string
+	LineStart int
+	LineEnd   int
+	Score     float64
+	Text      string
+}
+
+// Engine runs queries against an Index.
+type Engine struct {
+	ix Index
+}
+
+// NewEngine returns an Engine over ix.
+func NewEngine(ix Index) *Engine { return &Engine{ix: ix} }
+
+// Terms returns the analysed terms of a query.
+func (e *Engine) Terms(text string) []string { return e.ix.Analyzer().AppendTerms(nil, text) }
+
+// Search runs req and returns at most req.K results, best first.
+func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	terms := e.Terms(req.Text)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	hits := e.ix.Search(terms, req.K, scope(req.Vaults, req.PathPrefix))
+	out := make([]Result, 0, len(hits))
+	// Line ranges and headings live in the chunk records, so they are loaded
+	// even when the caller does not want the text.
+	refs := make([]index.ChunkRef, len(hits))
+	for i, h := range hits {
+		refs[i] = h.Ref
+	}
+	chunks, err := e.ix.Chunks(refs)
+	if err != nil {
+		return nil, fmt.Errorf("query: load chunks: %w", err)
+	}
+	for i, h := range hits {
+		c := chunks[i]
+		if c.Ref != h.Ref {
+			continue // the document changed under us; the hit is gone
+		}
+		r := Result{Ref: h.Ref, Vault: h.Vault, Path: h.Path, Title: h.Title, Heading: c.Heading,
+			LineStart: c.LineStart, LineEnd: c.LineEnd, Score: h.Score}
+		if !req.NoText {
+			r.Text = c.Text
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// scope builds the in-retrieval filter for the requested vaults and folder.
+func scope(vaults []string, prefix string) index.Filter {
+	prefix = strings.TrimPrefix(prefix, "/")
+	if len(vaults) == 0 && prefix == "" {
+		return nil
+	}
+	set := make(map[string]bool, len(vaults))
+	for _, v := range vaults {
+		set[v] = true
+	}
+	return func(vault, path string) bool {
+		if len(set) > 0 && !set[vault] {
+			return false
+		}
+		return prefix == "" || strings.HasPrefix(path, prefix)
+	}
+}
