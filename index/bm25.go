@@ -35,15 +35,16 @@ type plist struct {
 }
 
 type slot struct {
-	doc  DocID
-	ord  uint32
-	len  float32
-	live bool
+	doc                        DocID
+	ord                        uint32
+	len                        float32
+	parent, lineStart, lineEnd uint32
 }
 
 type memDoc struct {
 	vault, path, title string
-	slots              []uint32 // by chunk ordinal
+	slots              []uint32   // by chunk ordinal
+	headings           [][]string // by parent ordinal
 }
 
 // memIndex is the in-memory copy of the postings that queries read.
@@ -64,11 +65,12 @@ func newMemIndex(p BM25) *memIndex {
 	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc)}
 }
 
-// addDoc registers a document's chunks (lens by ordinal); postings are
-// added with addPostings. Callers hold mu.
-func (m *memIndex) addDoc(id DocID, vault, path, title string, lens []fieldLens) *memDoc {
-	d := &memDoc{vault: vault, path: path, title: title, slots: make([]uint32, len(lens))}
-	for ord, l := range lens {
+// addDoc registers a document's chunks; postings are added with
+// addPostings. Callers hold mu.
+func (m *memIndex) addDoc(id DocID, vault, path, title string, f *forward) *memDoc {
+	d := &memDoc{vault: vault, path: path, title: title, slots: make([]uint32, len(f.chunks)),
+		headings: f.headings}
+	for ord, c := range f.chunks {
 		var s uint32
 		if n := len(m.free); n > 0 {
 			s, m.free = m.free[n-1], m.free[:n-1]
@@ -76,8 +78,9 @@ func (m *memIndex) addDoc(id DocID, vault, path, title string, lens []fieldLens)
 			s = uint32(len(m.slots))
 			m.slots = append(m.slots, slot{})
 		}
-		ln := m.params.length(l)
-		m.slots[s] = slot{doc: id, ord: uint32(ord), len: ln, live: true}
+		ln := m.params.length(c.fieldLens)
+		m.slots[s] = slot{doc: id, ord: uint32(ord), len: ln, parent: c.parent,
+			lineStart: c.lineStart, lineEnd: c.lineEnd}
 		m.totLen += float64(ln)
 		m.live++
 		d.slots[ord] = s
@@ -135,13 +138,16 @@ func (m *memIndex) removeDoc(id DocID, terms []string) {
 	delete(m.docs, id)
 }
 
-// Hit is one BM25 result.
+// Hit is one BM25 result with the citation of its chunk.
 type Hit struct {
-	Ref   ChunkRef
-	Vault string
-	Path  string
-	Title string
-	Score float64
+	Ref       ChunkRef
+	Vault     string
+	Path      string
+	Title     string
+	Heading   []string
+	LineStart int
+	LineEnd   int
+	Score     float64
 }
 
 // Filter reports whether a document is in scope. A nil Filter admits all.
@@ -203,10 +209,14 @@ func (m *memIndex) search(terms []string, k int, filter Filter) []Hit {
 	allowed := make(map[DocID]bool)
 	for _, s := range acc.touched {
 		sc := acc.score[s]
-		if len(h) == k && sc <= h[0].score {
+		if len(h) == k && sc < h[0].score {
 			continue
 		}
 		sl := m.slots[s]
+		e := scored{s, sc, ChunkRef{sl.doc, sl.ord}}
+		if len(h) == k && !h.lessThan(0, e) {
+			continue
+		}
 		if filter != nil {
 			ok, seen := allowed[sl.doc]
 			if !seen {
@@ -218,7 +228,7 @@ func (m *memIndex) search(terms []string, k int, filter Filter) []Hit {
 				continue
 			}
 		}
-		heap.Push(&h, scored{s, sc})
+		heap.Push(&h, e)
 		if len(h) > k {
 			heap.Pop(&h)
 		}
@@ -228,7 +238,11 @@ func (m *memIndex) search(terms []string, k int, filter Filter) []Hit {
 		e := heap.Pop(&h).(scored)
 		sl := m.slots[e.slot]
 		d := m.docs[sl.doc]
-		out[i] = Hit{Ref: ChunkRef{sl.doc, sl.ord}, Vault: d.vault, Path: d.path, Title: d.title, Score: float64(e.score)}
+		out[i] = Hit{Ref: ChunkRef{sl.doc, sl.ord}, Vault: d.vault, Path: d.path, Title: d.title,
+			LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Score: float64(e.score)}
+		if int(sl.parent) < len(d.headings) {
+			out[i].Heading = d.headings[sl.parent]
+		}
 	}
 	return out
 }
@@ -236,19 +250,27 @@ func (m *memIndex) search(terms []string, k int, filter Filter) []Hit {
 type scored struct {
 	slot  uint32
 	score float32
+	ref   ChunkRef
 }
 
-// hitHeap is a min-heap on score; ties broken by slot so results are
-// deterministic.
+// hitHeap is a min-heap on score; ties are broken by chunk (document id,
+// then ordinal) so that results do not depend on memory layout.
 type hitHeap []scored
 
-func (h hitHeap) Len() int { return len(h) }
-func (h hitHeap) Less(i, j int) bool {
-	if h[i].score != h[j].score {
-		return h[i].score < h[j].score
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return h.lessThan(i, h[j]) }
+
+// lessThan reports whether h[i] ranks below e (e would displace it).
+func (h hitHeap) lessThan(i int, e scored) bool {
+	if h[i].score != e.score {
+		return h[i].score < e.score
 	}
-	return h[i].slot > h[j].slot
+	if h[i].ref.Doc != e.ref.Doc {
+		return h[i].ref.Doc > e.ref.Doc
+	}
+	return h[i].ref.Ord > e.ref.Ord
 }
+
 func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *hitHeap) Push(x any)   { *h = append(*h, x.(scored)) }
 func (h *hitHeap) Pop() any {

@@ -15,10 +15,15 @@ import (
 //	d/<doc:8>                    → Document (JSON)
 //	c/<doc:8><ord:4>             → Chunk (JSON), child chunks
 //	a/<doc:8><ord:4>             → Parent (JSON), parent sections
-//	f/<doc:8>                    → forward record: the doc's distinct terms
-//	                               and per-chunk field lengths (binary)
-//	t/<term>\x00<doc:8>          → postings of term in doc: per chunk
-//	                               (ord, title tf, heading tf, body tf) varints
+//	f/<doc:8>                    → the doc's postings block: for each distinct
+//	                               term, per chunk (ord, title tf, heading tf,
+//	                               body tf); then per-chunk field lengths
+//	                               (binary varints, see codec.go)
+//
+// Postings are stored per document, not per term: one key a document keeps
+// its update small (a few keys instead of one per distinct term, which made
+// Badger's skiplist the bottleneck of indexing) and its replacement atomic.
+// The inverted, term-major lists are built in memory at open (bm25.go).
 //
 // Reserved for later issues, so they never collide: v/ (vectors by chunk
 // content hash), e/ (entities), r/ (relations), g/ (mentions), x/
@@ -30,7 +35,6 @@ const (
 	nsChunk   = 'c'
 	nsParent  = 'a'
 	nsForward = 'f'
-	nsTerm    = 't'
 )
 
 var (
@@ -79,26 +83,6 @@ func chunkKey(ns byte, id DocID, ord uint32) []byte {
 	binary.BigEndian.PutUint64(k[2:], uint64(id))
 	binary.BigEndian.PutUint32(k[10:], ord)
 	return k
-}
-
-func termKey(term string, id DocID) []byte {
-	k := make([]byte, 0, 2+len(term)+1+8)
-	k = append(k, nsTerm, '/')
-	k = append(k, term...)
-	k = append(k, 0)
-	return binary.BigEndian.AppendUint64(k, uint64(id))
-}
-
-// splitTermKey returns the term and doc of a t/ key.
-func splitTermKey(k []byte) (term []byte, id DocID, ok bool) {
-	if len(k) < 2+1+8 || k[0] != nsTerm {
-		return nil, 0, false
-	}
-	n := len(k) - 8
-	if k[n-1] != 0 {
-		return nil, 0, false
-	}
-	return k[2 : n-1], DocID(binary.BigEndian.Uint64(k[n:])), true
 }
 
 func idFromKey(k []byte) DocID { return DocID(binary.BigEndian.Uint64(k[2:10])) }

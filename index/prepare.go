@@ -17,8 +17,7 @@ type Prepared struct {
 	Chunks  []Chunk
 	Parents []Parent
 
-	postings map[string][]posting // term → per-chunk frequencies
-	fwd      forward
+	fwd forward
 }
 
 // Failed returns a Prepared that records the file as skipped with reason
@@ -28,6 +27,11 @@ func Failed(doc Document, reason string) *Prepared {
 	doc.Error = reason
 	doc.Chunks, doc.Parents = 0, 0
 	return &Prepared{Doc: doc}
+}
+
+// markFailed turns p into the record of a skipped file.
+func (p *Prepared) markFailed(reason string) {
+	*p = *Failed(p.Doc, reason)
 }
 
 // Prepare analyses a chunked document. doc carries the file's identity
@@ -41,15 +45,17 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 	}
 	doc.Tags, doc.Aliases = cd.Tags, cd.Aliases
 	doc.Chunks, doc.Parents = len(cd.Chunks), len(cd.Parents)
-	p := &Prepared{Doc: doc, postings: make(map[string][]posting)}
+	p := &Prepared{Doc: doc}
+	byTerm := make(map[string][]posting)
 
 	for _, par := range cd.Parents {
 		p.Parents = append(p.Parents, Parent{Heading: par.Heading, Start: par.Start, End: par.End,
 			LineStart: par.LineStart, LineEnd: par.LineEnd})
+		p.fwd.headings = append(p.fwd.headings, par.Heading)
 	}
 	titleTerms := an.AppendTerms(nil, doc.Title)
 	counts := make(map[string]*posting)
-	p.fwd.lens = make([]fieldLens, len(cd.Chunks))
+	p.fwd.chunks = make([]chunkMeta, len(cd.Chunks))
 	for i, c := range cd.Chunks {
 		ord := uint32(i)
 		clear(counts)
@@ -70,9 +76,9 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 			an.Terms(h, func(t string) { get(t).head++; l.head++ })
 		}
 		an.Terms(c.Text, func(t string) { get(t).body++; l.body++ })
-		p.fwd.lens[i] = l
+		p.fwd.chunks[i] = chunkMeta{l, uint32(c.Parent), uint32(c.LineStart), uint32(c.LineEnd)}
 		for t, e := range counts {
-			p.postings[t] = append(p.postings[t], *e)
+			byTerm[t] = append(byTerm[t], *e)
 		}
 		sum := sha256.Sum256([]byte(c.Text))
 		p.Chunks = append(p.Chunks, Chunk{
@@ -81,11 +87,15 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 			Tokens: int(l.body), Hash: hex.EncodeToString(sum[:16]), Text: c.Text,
 		})
 	}
-	p.fwd.terms = make([]string, 0, len(p.postings))
-	for t := range p.postings {
+	p.fwd.terms = make([]string, 0, len(byTerm))
+	for t := range byTerm {
 		p.fwd.terms = append(p.fwd.terms, t)
 	}
 	slices.Sort(p.fwd.terms)
+	p.fwd.postings = make([][]posting, len(p.fwd.terms))
+	for i, t := range p.fwd.terms {
+		p.fwd.postings[i] = byTerm[t]
+	}
 	return p
 }
 
@@ -107,7 +117,7 @@ func (p *Prepared) stats() Stats {
 		return Stats{Failed: 1}
 	}
 	s := Stats{Docs: 1, Chunks: int64(len(p.Chunks))}
-	for _, l := range p.fwd.lens {
+	for _, l := range p.fwd.chunks {
 		s.TitleT += int64(l.title)
 		s.HeadT += int64(l.head)
 		s.BodyT += int64(l.body)

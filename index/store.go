@@ -163,7 +163,7 @@ func (s *Store) load() error {
 		}); err != nil {
 			return err
 		}
-		if err := iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
+		return iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
 			id := idFromKey(k)
 			d, ok := docs[id]
 			if !ok {
@@ -171,28 +171,12 @@ func (s *Store) load() error {
 			}
 			f, err := decodeForward(v)
 			if err != nil {
-				return fmt.Errorf("index: forward %s: %w", id, err)
+				return fmt.Errorf("index: postings of %s: %w", id, err)
 			}
-			m.addDoc(id, d.vault, d.path, d.title, f.lens)
-			return nil
-		}); err != nil {
-			return err
-		}
-		var batch []posting
-		return iterate(txn, nsPrefix(nsTerm), true, func(k, v []byte) error {
-			term, id, ok := splitTermKey(k)
-			if !ok {
-				return fmt.Errorf("index: bad term key %q", k)
+			md := m.addDoc(id, d.vault, d.path, d.title, f)
+			for i, t := range f.terms {
+				m.addPostings(md, t, f.postings[i])
 			}
-			d := m.docs[id]
-			if d == nil {
-				return nil
-			}
-			batch = batch[:0]
-			if err := decodePostings(v, func(p posting) { batch = append(batch, p) }); err != nil {
-				return fmt.Errorf("index: postings %q/%s: %w", term, id, err)
-			}
-			m.addPostings(d, string(term), batch)
 			return nil
 		})
 	})

@@ -78,7 +78,7 @@ func (s *Store) Apply(ops []Op) error {
 		if (sz > maxSize || n > maxCount) && op.Put != nil && op.Put.Doc.Status == StatusOK {
 			reason := fmt.Sprintf("too large to index in one transaction (%d MB of index data; limit %d MB)",
 				sz>>20, maxSize>>20)
-			op = Op{Put: Failed(op.Put.Doc, reason)}
+			op.Put.markFailed(reason) // in place, so the caller sees the outcome
 			ents, ch, err = s.stage(txn, op)
 			if err != nil {
 				return err
@@ -173,14 +173,11 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 			return nil, ch, err
 		}
 		if fwd != nil {
-			for _, t := range fwd.terms {
-				ents = append(ents, entry{key: termKey(t, id), del: true})
-			}
 			ents = append(ents, entry{key: forwardKey(id), del: true})
 			if old != nil && old.Status == StatusOK {
 				ch.oldOK = true
 				ch.oldTerms = fwd.terms
-				ch.oldStats = (&Prepared{Doc: *old, Chunks: make([]Chunk, len(fwd.lens)), fwd: *fwd}).stats()
+				ch.oldStats = (&Prepared{Doc: *old, Chunks: make([]Chunk, len(fwd.chunks)), fwd: *fwd}).stats()
 			}
 		}
 	}
@@ -219,9 +216,6 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: b})
 	}
 	ents = append(ents, entry{key: forwardKey(id), val: encodeForward(&p.fwd)})
-	for _, t := range p.fwd.terms {
-		ents = append(ents, entry{key: termKey(t, id), val: encodePostings(p.postings[t])})
-	}
 	return ents, ch, nil
 }
 
@@ -298,9 +292,9 @@ func (s *Store) applyMem(chs []change) {
 			m.removeDoc(ch.id, ch.oldTerms)
 		}
 		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
-			d := m.addDoc(ch.id, ch.vault, ch.path, p.Doc.Title, p.fwd.lens)
-			for _, t := range p.fwd.terms {
-				m.addPostings(d, t, p.postings[t])
+			d := m.addDoc(ch.id, ch.vault, ch.path, p.Doc.Title, &p.fwd)
+			for i, t := range p.fwd.terms {
+				m.addPostings(d, t, p.fwd.postings[i])
 			}
 		}
 	}

@@ -156,4 +156,3 @@ func decodeJSON(body io.Reader, v any) error {
 	}
 	return nil
 }
-

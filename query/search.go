@@ -66,8 +66,13 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	}
 	hits := e.ix.Search(terms, req.K, scope(req.Vaults, req.PathPrefix))
 	out := make([]Result, 0, len(hits))
-	// Line ranges and headings live in the chunk records, so they are loaded
-	// even when the caller does not want the text.
+	for _, h := range hits {
+		out = append(out, Result{Ref: h.Ref, Vault: h.Vault, Path: h.Path, Title: h.Title,
+			Heading: h.Heading, LineStart: h.LineStart, LineEnd: h.LineEnd, Score: h.Score})
+	}
+	if req.NoText {
+		return out, nil
+	}
 	refs := make([]index.ChunkRef, len(hits))
 	for i, h := range hits {
 		refs[i] = h.Ref
@@ -76,19 +81,15 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("query: load chunks: %w", err)
 	}
-	for i, h := range hits {
-		c := chunks[i]
-		if c.Ref != h.Ref {
-			continue // the document changed under us; the hit is gone
+	kept := out[:0]
+	for i, r := range out {
+		if chunks[i].Ref != r.Ref {
+			continue // the document changed after ranking; the hit is gone
 		}
-		r := Result{Ref: h.Ref, Vault: h.Vault, Path: h.Path, Title: h.Title, Heading: c.Heading,
-			LineStart: c.LineStart, LineEnd: c.LineEnd, Score: h.Score}
-		if !req.NoText {
-			r.Text = c.Text
-		}
-		out = append(out, r)
+		r.Text = chunks[i].Text
+		kept = append(kept, r)
 	}
-	return out, nil
+	return kept, nil
 }
 
 // scope builds the in-retrieval filter for the requested vaults and folder.

@@ -233,6 +233,9 @@ func TestDefaultSocketTooLong(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "ragd.toml: daemon.socket: default socket path ") {
 		t.Errorf("err = %v", err)
 	}
+	// An unusable socket setting is reported once, not as a long default.
+	_, err = Parse("ragd.toml", []byte("[daemon]\nsocket = '~bob/s'\n"), t.TempDir())
+	checkErrors(t, err, []want{{2, "daemon.socket", `"~user" paths are not supported`}})
 	// Setting daemon.socket fixes it.
 	if _, err := Parse("ragd.toml", []byte("[daemon]\nsocket = '/tmp/r.sock'\n"), t.TempDir()); err != nil {
 		t.Errorf("explicit socket: %v", err)

@@ -15,7 +15,9 @@ import (
 // Line is 1-based; 0 means the problem has no line of its own (for example a
 // default value that turned out to be unusable). Key is the full key path,
 // with 0-based indices for [[vault]] elements and array items, e.g.
-// "vault[1].include[2]"; it is empty when no key is involved.
+// "vault[1].include[2]"; it is empty when no key is involved. A syntax
+// error stops parsing early and comes alone; its Key, when set, is the TOML
+// library's spelling without indices ("vault.name").
 type Error struct {
 	File string
 	Line int

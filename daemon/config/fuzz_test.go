@@ -1,10 +1,13 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 // FuzzParse checks that Parse never panics, that every error it returns is
@@ -28,6 +31,8 @@ func FuzzParse(f *testing.F) {
 		"\ufeff[daemon]\r\nlog_level = 'DEBUG'\r\n",
 		"daemon.socket = '/tmp/x.sock'\nindex.workers = 2\n",
 		"[[vault]]\nname = \"..\"\npath = \"file.txt\"\n[[vault]]\nname = \"c d\"\npath = \"$HOME\"\n",
+		"\"\\u0041\" = [[1, 2], [{b = 'x'}]]\n'lit.key'.\"q\" = \"\"\"a\"\"\"\"\nodt = 1979-05-27 07:32:00Z\n[[x.y]]\n[x.y.z]\n[[x.y]]\n",
+		"t = {\n  a = 1, # comment\n  b = [\n    \"c\",\n  ],\n}\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -39,6 +44,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAllKeysHaveLines(t, data)
 		cfg, err := Parse("ragd.toml", data, dir)
 		if err != nil {
 			if cfg != nil {
@@ -79,4 +85,44 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("invalid daemon settings accepted: %+v", cfg.Daemon)
 		}
 	})
+}
+
+// checkAllKeysHaveLines decodes data and checks that the position scanner
+// found a line for every key and array element in it.
+func checkAllKeysHaveLines(t *testing.T, data []byte) {
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		return
+	}
+	pos := scanPositions(data)
+	lines := bytes.Split(data, []byte("\n"))
+	var walk func(key, seg string, val any)
+	walk = func(key, seg string, val any) {
+		l := pos[key]
+		if l < 1 || l > len(lines) {
+			t.Fatalf("no line for %s (got %d)", key, l)
+		}
+		// A bare key is spelled out on its line (unless written with escapes).
+		if fmtSeg(seg) == seg && !bytes.Contains(lines[l-1], []byte(seg)) && !bytes.Contains(lines[l-1], []byte(`\`)) {
+			t.Fatalf("line %d of %s is %q", l, key, lines[l-1])
+		}
+		switch x := val.(type) {
+		case map[string]any:
+			for k, v := range x {
+				walk(keyJoin(key, k), k, v)
+			}
+		case []map[string]any:
+			for i, v := range x {
+				walk(keyIndex(key, i), "", v)
+			}
+		case []any:
+			for i, v := range x {
+				walk(keyIndex(key, i), "", v)
+			}
+		}
+	}
+	for k, v := range raw {
+		walk(keyJoin("", k), k, v)
+	}
 }

@@ -20,7 +20,7 @@ const maxFileSize = 1 << 20
 //
 // On failure the error is an Errors value listing every problem, each
 // naming path (as given), the line and the key. A file that cannot be read
-// yields a single *Error that wraps the cause, so
+// yields Errors with one element that wraps the cause, so
 // errors.Is(err, fs.ErrNotExist) tells a missing file apart.
 func Load(path string) (*Config, error) {
 	data, err := readFile(path)

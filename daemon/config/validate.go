@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,9 @@ type validator struct {
 	errs    errList
 	pos     positions
 	baseDir string
+
+	socketLine int  // line of daemon.socket, 0 when it is not set
+	socketBad  bool // daemon.socket is set but unusable (already reported)
 }
 
 func (v *validator) add(line int, key, format string, args ...any) {
@@ -48,7 +52,9 @@ func (v *validator) config(raw map[string]any) *Config {
 	if t, ok := v.table(raw, "", "daemon"); ok {
 		v.daemon(t, &cfg.Daemon)
 	}
-	v.checkSocket(cfg.Daemon.Socket, raw["daemon"])
+	if !v.socketBad {
+		v.checkSocket(cfg.Daemon.Socket)
+	}
 	if t, ok := v.table(raw, "", "index"); ok {
 		v.index(t, &cfg.Index)
 	}
@@ -95,9 +101,12 @@ func (v *validator) unknownKeys(tbl map[string]any, prefix string, known []strin
 
 func (v *validator) daemon(t map[string]any, d *Daemon) {
 	v.unknownKeys(t, "daemon", daemonKeys, "in [daemon]")
+	if _, set := t["socket"]; set {
+		v.socketBad = true
+	}
 	if s, line, ok := v.str(t, "daemon", "socket"); ok {
 		if p, ok := v.path(line, "daemon.socket", s); ok {
-			d.Socket = p
+			d.Socket, v.socketLine, v.socketBad = p, line, false
 		}
 	}
 	if s, line, ok := v.str(t, "daemon", "data_dir"); ok {
@@ -118,22 +127,16 @@ func (v *validator) daemon(t map[string]any, d *Daemon) {
 }
 
 // checkSocket reports a socket path too long for a unix socket, whether it
-// was configured or is the default.
-func (v *validator) checkSocket(p string, daemon any) {
+// was configured (v.socketLine > 0) or is the default.
+func (v *validator) checkSocket(p string) {
 	if len(p) <= MaxSocketPath {
 		return
 	}
-	line := 0
-	if t, ok := daemon.(map[string]any); ok {
-		if _, set := t["socket"]; set {
-			line = v.pos.line("daemon.socket")
-		}
-	}
 	what := "socket path"
-	if line == 0 {
+	if v.socketLine == 0 {
 		what = "default socket path"
 	}
-	v.add(line, "daemon.socket", "%s %q is %d bytes; unix sockets allow at most %d", what, p, len(p), MaxSocketPath)
+	v.add(v.socketLine, "daemon.socket", "%s %s is %d bytes; unix sockets allow at most %d, so set a shorter daemon.socket", what, quote(p), len(p), MaxSocketPath)
 }
 
 func (v *validator) index(t map[string]any, ix *Index) {
@@ -144,19 +147,19 @@ func (v *validator) index(t map[string]any, ix *Index) {
 	if n, line, ok := v.int(t, p, "chunk_chars"); ok {
 		chunkLine = line
 		if chunkOK = v.inRange(line, "index.chunk_chars", float64(n), 0, true, maxChars); chunkOK {
-			ix.ChunkChars = n
+			ix.ChunkChars = int(n)
 		}
 	}
 	if n, line, ok := v.int(t, p, "chunk_overlap"); ok {
 		overlapLine = line
 		if overlapOK = v.inRange(line, "index.chunk_overlap", float64(n), 0, false, maxChars); overlapOK {
-			ix.ChunkOverlap = n
+			ix.ChunkOverlap = int(n)
 		}
 	}
 	if n, line, ok := v.int(t, p, "parent_chars"); ok {
 		parentLine = line
 		if parentOK = v.inRange(line, "index.parent_chars", float64(n), 0, true, maxChars); parentOK {
-			ix.ParentChars = n
+			ix.ParentChars = int(n)
 		}
 	}
 	if chunkOK && overlapOK && 2*ix.ChunkOverlap >= ix.ChunkChars {
@@ -186,7 +189,7 @@ func (v *validator) index(t map[string]any, ix *Index) {
 		ix.HeadingWeight = f
 	}
 	if n, line, ok := v.int(t, p, "workers"); ok && v.inRange(line, "index.workers", float64(n), 0, false, maxWorkers) {
-		ix.Workers = n
+		ix.Workers = int(n)
 		if n == 0 {
 			ix.Workers = runtime.NumCPU()
 		}
@@ -241,33 +244,34 @@ func (v *validator) vaults(raw any) []Vault {
 			v.add(v.pos.line(key, "vault"), key, "expected a table, got %s", describe(e))
 			continue
 		}
-		vault, ok := v.vault(t, key)
-		if vault.Name != "" {
-			if first, dup := names[vault.Name]; dup {
-				firstKey := keyIndex("vault", first)
-				nameKey := key + ".name"
-				v.add(v.pos.line(nameKey, key), nameKey, "duplicate vault name %q (already used by %s at line %d)",
-					vault.Name, firstKey, v.pos.line(firstKey+".name", firstKey))
-				ok = false
-			} else {
-				names[vault.Name] = i
+		vault := v.vault(t, key)
+		if vault.Name == "" { // missing or invalid, already reported
+			continue
+		}
+		if first, dup := names[vault.Name]; dup {
+			firstKey := keyIndex("vault", first)
+			where := firstKey
+			if l := v.pos.line(firstKey+".name", firstKey); l > 0 {
+				where += fmt.Sprintf(" at line %d", l)
 			}
+			nameKey := key + ".name"
+			v.add(v.pos.line(nameKey, key), nameKey, "duplicate vault name %q (already used by %s)", vault.Name, where)
+			continue
 		}
-		if ok {
-			out = append(out, vault)
-		}
+		names[vault.Name] = i
+		out = append(out, vault)
 	}
 	return out
 }
 
 // vault validates one [[vault]] table; key is its path, e.g. "vault[1]".
-func (v *validator) vault(t map[string]any, key string) (Vault, bool) {
+// Fields with errors keep their zero or default values.
+func (v *validator) vault(t map[string]any, key string) Vault {
 	vault := Vault{
 		Include:   slices.Clone(DefaultInclude),
 		Exclude:   slices.Clone(DefaultExclude),
 		MaxFileMB: DefaultMaxFileMB,
 	}
-	before := len(v.errs.errs)
 	header := v.pos.line(key, "vault")
 	v.unknownKeys(t, key, vaultKeys, "in [[vault]]")
 
@@ -298,7 +302,7 @@ func (v *validator) vault(t map[string]any, key string) (Vault, bool) {
 	if pats, ok := v.globs(t, key, "include"); ok {
 		if len(pats) == 0 {
 			k := key + ".include"
-			v.add(v.pos.line(k), k, "an empty list matches no files; leave include out to get the defaults (%s)", strings.Join(DefaultInclude, ", "))
+			v.add(v.pos.line(k, key), k, "an empty list matches no files; leave include out to get the defaults (%s)", strings.Join(DefaultInclude, ", "))
 		}
 		vault.Include = pats
 	}
@@ -312,7 +316,7 @@ func (v *validator) vault(t map[string]any, key string) (Vault, bool) {
 	if f, line, ok := v.float(t, key, "max_file_mb"); ok && v.inRange(line, key+".max_file_mb", f, 0, true, maxFileMB) {
 		vault.MaxFileMB = f
 	}
-	return vault, len(v.errs.errs) == before
+	return vault
 }
 
 // checkDir reports a vault path that is missing or not a directory.
@@ -359,6 +363,8 @@ func (v *validator) globs(t map[string]any, prefix, name string) ([]string, bool
 			v.add(line, ek, "expected a glob pattern string, got %s", describe(e))
 		case s == "":
 			v.add(line, ek, "empty glob pattern")
+		case strings.HasPrefix(s, "./"):
+			v.add(line, ek, "glob pattern %s never matches: patterns are relative to the vault root, without \"./\"", quote(s))
 		case strings.HasPrefix(s, "/"):
 			v.add(line, ek, "glob pattern %s must be relative to the vault root (no leading '/')", quote(s))
 		case !doublestar.ValidatePattern(s):
@@ -401,8 +407,8 @@ func (v *validator) str(t map[string]any, prefix, name string) (s string, line i
 }
 
 // int reads an optional integer; a float with no fractional part is
-// accepted too (1e3).
-func (v *validator) int(t map[string]any, prefix, name string) (n int, line int, ok bool) {
+// accepted too (1e3). Callers check the range before converting to int.
+func (v *validator) int(t map[string]any, prefix, name string) (n int64, line int, ok bool) {
 	val, present := t[name]
 	if !present {
 		return 0, 0, false
@@ -411,14 +417,10 @@ func (v *validator) int(t map[string]any, prefix, name string) (n int, line int,
 	line = v.pos.line(key, prefix)
 	switch x := val.(type) {
 	case int64:
-		if x >= math.MinInt32 && x <= math.MaxInt32 {
-			return int(x), line, true
-		}
-		v.add(line, key, "%d is out of range", x)
-		return 0, line, false
+		return x, line, true
 	case float64:
-		if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 {
-			return int(x), line, true
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return int64(x), line, true
 		}
 	}
 	v.add(line, key, "expected a whole number, got %s", describe(val))
@@ -478,7 +480,10 @@ func fmtNum(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	return fmt.Sprint(f)
+	if math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // quote quotes s for a message, shortening very long values.

@@ -8,7 +8,6 @@
 package analyze
 
 import (
-	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -41,42 +40,42 @@ func New() *Analyzer {
 }
 
 // Terms calls fn for every term of text, in order, duplicates included.
+// Known words cost no allocation: their stems come from the memo.
 func (a *Analyzer) Terms(text string, fn func(term string)) {
-	Tokens(text, func(tok string) {
-		if IsStopWord(tok) {
-			return
+	tokenBytes(text, func(tok []byte) {
+		a.mu.RLock()
+		s, ok := a.stems[string(tok)]
+		a.mu.RUnlock()
+		if !ok {
+			s = a.learn(string(tok))
 		}
-		fn(a.stem(tok))
+		if s != "" {
+			fn(s)
+		}
 	})
+}
+
+// learn analyses a token not yet in the memo and remembers the result. It
+// returns "" for a stop word.
+func (a *Analyzer) learn(tok string) string {
+	s := tok
+	if IsStopWord(tok) {
+		s = ""
+	} else if len(tok) > 2 && stemmable(tok) {
+		s = english.Stem(tok, false)
+	}
+	a.mu.Lock()
+	if len(a.stems) < maxCached {
+		a.stems[tok] = s
+	}
+	a.mu.Unlock()
+	return s
 }
 
 // AppendTerms appends the terms of text to dst and returns it.
 func (a *Analyzer) AppendTerms(dst []string, text string) []string {
 	a.Terms(text, func(t string) { dst = append(dst, t) })
 	return dst
-}
-
-// stem returns the Porter2 stem of a lower-case token, memoised. Tokens with
-// digits or non-ASCII letters are returned unchanged: the English stemmer
-// has nothing useful to do with them.
-func (a *Analyzer) stem(tok string) string {
-	if len(tok) <= 2 || !stemmable(tok) {
-		return tok
-	}
-	a.mu.RLock()
-	s, ok := a.stems[tok]
-	a.mu.RUnlock()
-	if ok {
-		return s
-	}
-	s = english.Stem(tok, false)
-	a.mu.Lock()
-	if len(a.stems) < maxCached {
-		// Clone: tok may alias a larger buffer owned by the caller.
-		a.stems[strings.Clone(tok)] = s
-	}
-	a.mu.Unlock()
-	return s
 }
 
 func stemmable(tok string) bool {
@@ -101,12 +100,17 @@ func IsStopWord(tok string) bool { return english.IsStopWord(tok) }
 // that CJK text is still searchable by character. Apostrophes inside words
 // are dropped ("don't" → "dont") so possessives and contractions stay whole.
 func Tokens(text string, fn func(tok string)) {
+	tokenBytes(text, func(b []byte) { fn(string(b)) })
+}
+
+// tokenBytes is Tokens without allocation: tok is valid only during fn.
+func tokenBytes(text string, fn func(tok []byte)) {
 	var buf [maxTokenBytes * 2]byte
 	tok := buf[:0]
 	long := false
 	flush := func() {
 		if len(tok) > 0 && !long {
-			fn(string(tok))
+			fn(tok)
 		}
 		tok = tok[:0]
 		long = false
@@ -135,7 +139,7 @@ func Tokens(text string, fn func(tok string)) {
 			flush()
 			var rb [utf8.UTFMax]byte
 			n := utf8.EncodeRune(rb[:], r)
-			fn(string(rb[:n]))
+			fn(rb[:n])
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
 			r = unicode.ToLower(r)
 			if len(tok)+utf8.RuneLen(r) > maxTokenBytes {

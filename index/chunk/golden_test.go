@@ -48,13 +48,22 @@ func preview(s string) string {
 	return strconv.Quote(s)
 }
 
-func testdataNotes(t testing.TB) []string {
+// globNotes lists the testdata notes (*.md and *.txt).
+func globNotes() ([]string, error) {
 	files, err := filepath.Glob("testdata/*.md")
+	if err != nil {
+		return nil, err
+	}
+	txt, err := filepath.Glob("testdata/*.txt")
+	return append(files, txt...), err
+}
+
+func testdataNotes(t testing.TB) []string {
+	files, err := globNotes()
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata notes: %v", err)
 	}
-	txt, _ := filepath.Glob("testdata/*.txt")
-	return append(files, txt...)
+	return files
 }
 
 func TestGolden(t *testing.T) {

@@ -140,7 +140,7 @@ func headingByte(src []byte, doc *Document, x int) bool {
 		return countLine(src, x) == p.LineStart
 	}
 	for i, l := range lines {
-		if isSetextUnderline(l) {
+		if i > 0 && isSetextUnderline(l) {
 			return countLine(src, x) <= p.LineStart+i
 		}
 		if isBlank(l) {
@@ -159,9 +159,14 @@ func isATX(l []byte) bool {
 	return n >= 1 && n <= 6 && (n == len(l) || isSpace(l[n]))
 }
 
+// isSetextUnderline: up to three spaces, a run of '=' or '-', trailing blanks.
 func isSetextUnderline(l []byte) bool {
-	l = bytes.TrimSpace(l)
-	return len(l) > 0 && (len(bytes.Trim(l, "=")) == 0 || len(bytes.Trim(l, "-")) == 0)
+	t := bytes.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 {
+		return false
+	}
+	t = bytes.TrimRight(t, " \t\r")
+	return len(t) > 0 && (len(bytes.Trim(t, "=")) == 0 || len(bytes.Trim(t, "-")) == 0)
 }
 
 func lineAt(src []byte, x int) []byte {

@@ -154,7 +154,7 @@ func pack(src []byte, units []span, first, rest, hard int, out []span) []span {
 			if u.e-pos <= hard {
 				out = append(out, span{pos, u.e})
 			} else {
-				cut := bestCut(src, pos, pos+limit)
+				cut, _ := bestCut(src, pos, pos, pos+limit)
 				_, e := trim(src, pos, cut)
 				out = append(out, span{pos, e})
 				pos = skipSpace(src, cut, u.e)
@@ -170,11 +170,13 @@ func pack(src []byte, units []span, first, rest, hard int, out []span) []span {
 				// The next unit must be split anyway: fill the rest of
 				// this piece with its head rather than leave it short.
 				if room := pos + limit - units[k].s; room >= max(limit/4, 4) {
-					cut := bestCut(src, units[k].s, pos+limit)
-					_, ce := trim(src, units[k].s, cut)
-					out = append(out, span{pos, ce})
-					pos = skipSpace(src, cut, units[k].e)
-					continue
+					cut, cls := bestCut(src, pos, units[k].s, pos+limit)
+					if cls <= cutLine && cut-pos >= limit/2 {
+						_, ce := trim(src, units[k].s, cut)
+						out = append(out, span{pos, ce})
+						pos = skipSpace(src, cut, units[k].e)
+						continue
+					}
 				}
 			}
 			out = append(out, span{pos, e})
@@ -193,47 +195,75 @@ const (
 	cutLine
 	cutSpace
 	numCuts
+	cutRune = numCuts
 )
 
-// bestCut returns where to end a piece that starts at s (non-whitespace) and
-// may extend to limit (exclusive), with s < limit < len(src) and src[limit-1]
-// inside the same unit. Preference: paragraph break, sentence end, line
-// break, whitespace, each the latest one in the upper half of the window;
-// else the latest of any of them; else the latest rune boundary.
-func bestCut(src []byte, s, limit int) int {
-	mid := s + (limit-s)/2
-	var best [numCuts]int
-	found := false
+// bestCut returns where to end a piece that starts at ps when the cut must
+// fall in (s, limit], with ps <= s < limit < len(src), src[s] not
+// whitespace and src[s:limit] inside one unit. It also returns the class of
+// the cut (cutRune for a bare rune boundary). Preference, with the window
+// measured from ps: the latest paragraph break, else sentence end, else line
+// break in the upper half; else the latest of those in the third quarter;
+// else the latest whitespace in the upper half; else the later of any
+// whitespace or clean boundary; else the latest rune boundary.
+func bestCut(src []byte, ps, s, limit int) (int, int) {
+	mid := ps + (limit-ps)/2
+	quarter := ps + (limit-ps)/4
+	var upper [numCuts]int // latest cut of each class at or above mid
+	lowGood, lowSpace := 0, 0
 	for c := limit; c > s; c-- {
-		if c < mid && found {
-			break
-		}
 		cls := cutClass(src, c)
 		if cls < 0 {
 			continue
 		}
-		if c < mid {
-			return c // latest boundary of any class in the lower half
-		}
-		if best[cls] == 0 {
-			best[cls] = c
-			found = true
+		if c >= mid {
+			if upper[cls] == 0 {
+				upper[cls] = c
+			}
 			if cls == cutPara {
-				return c
+				return c, cls
+			}
+			continue
+		}
+		for k := cutPara; k <= cutLine; k++ {
+			if upper[k] > 0 {
+				return upper[k], k
 			}
 		}
-	}
-	for _, c := range best {
-		if c > 0 {
-			return c
+		if cls <= cutLine {
+			if c >= quarter {
+				return c, cls
+			}
+			if lowGood == 0 {
+				lowGood = c
+			}
+		} else if lowSpace == 0 {
+			lowSpace = c
 		}
+		if lowGood > 0 && lowSpace > 0 {
+			break
+		}
+	}
+	for k := cutPara; k <= cutLine; k++ {
+		if upper[k] > 0 {
+			return upper[k], k
+		}
+	}
+	if upper[cutSpace] > 0 {
+		return upper[cutSpace], cutSpace
+	}
+	if lowGood > 0 || lowSpace > 0 {
+		if lowGood > lowSpace {
+			return lowGood, cutSentence
+		}
+		return lowSpace, cutSpace
 	}
 	for c := limit; c > s; c-- {
 		if utf8.RuneStart(src[c]) {
-			return c
+			return c, cutRune
 		}
 	}
-	return limit // unreachable for valid UTF-8 and limit-s >= 4
+	return limit, cutRune // unreachable for valid UTF-8 and limit-s >= 4
 }
 
 // cutClass classifies ending a piece just before src[c] (0 < c < len(src)).

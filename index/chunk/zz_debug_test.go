@@ -7,9 +7,15 @@ import (
 )
 
 func TestDebug(t *testing.T) {
-	src, _ := os.ReadFile(os.Getenv("F"))
-	d, _ := Markdown(src, Options{})
-	for i, c := range d.Chunks {
-		fmt.Printf("C%d p%d [%d,%d) %dB\n   START %q\n   END %q\n", i, c.Parent, c.Start, c.End, c.End-c.Start, c.Text[:min(50, len(c.Text))], c.Text[max(0, len(c.Text)-50):])
+	src := []byte(os.Getenv("SRC"))
+	d, err := Markdown(src, fuzzOptions(0))
+	fmt.Println(err, d.BodyStart)
+	for i, p := range d.Parents {
+		fmt.Printf("P%d %+v %q\n", i, p, src[p.Start:p.End])
 	}
+	for i, c := range d.Chunks {
+		fmt.Printf("C%d p%d [%d,%d) L%d-%d %q\n", i, c.Parent, c.Start, c.End, c.LineStart, c.LineEnd, c.Text)
+	}
+	root := mdParser.Parse(textReader(src[d.BodyStart:]))
+	root.Dump(src[d.BodyStart:], 0)
 }

@@ -1,0 +1,75 @@
+package chunk
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func loadNotes(b *testing.B) [][]byte {
+	files, err := globNotes()
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no notes: %v", err)
+	}
+	var notes [][]byte
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		notes = append(notes, src)
+	}
+	return notes
+}
+
+// BenchmarkMarkdown chunks every testdata note once per iteration.
+func BenchmarkMarkdown(b *testing.B) {
+	notes := loadNotes(b)
+	var n int64
+	for _, s := range notes {
+		n += int64(len(s))
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range notes {
+			if _, err := Markdown(s, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkMarkdownSciFact chunks a SciFact-sized (~1.5 KB) abstract and
+// reports documents per second.
+func BenchmarkMarkdownSciFact(b *testing.B) {
+	src := []byte("# Effects of vitamin D supplementation on respiratory infections\n\n" + sentences(24) + "\n")
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Markdown(src, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkPlainText chunks the testdata notes as plain text.
+func BenchmarkPlainText(b *testing.B) {
+	notes := loadNotes(b)
+	var n int64
+	for _, s := range notes {
+		n += int64(len(s))
+	}
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, s := range notes {
+			if _, err := PlainText(s, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

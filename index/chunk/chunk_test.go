@@ -1,0 +1,530 @@
+package chunk
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// summary renders parents as "P L1-L3 [A > B]" and chunks as
+// "L2-L3 [A > B] text" for compact expectations.
+func summary(doc *Document) (parents, chunks []string) {
+	for _, p := range doc.Parents {
+		parents = append(parents, fmt.Sprintf("P L%d-L%d [%s]", p.LineStart, p.LineEnd, strings.Join(p.Heading, " > ")))
+	}
+	for _, c := range doc.Chunks {
+		chunks = append(chunks, fmt.Sprintf("L%d-L%d [%s] %s", c.LineStart, c.LineEnd, strings.Join(c.Heading, " > "), c.Text))
+	}
+	return parents, chunks
+}
+
+func mustMarkdown(t *testing.T, src string, opt Options) *Document {
+	t.Helper()
+	doc, err := Markdown([]byte(src), opt)
+	if err != nil {
+		t.Fatalf("Markdown: %v", err)
+	}
+	checkDoc(t, []byte(src), doc, opt, true)
+	return doc
+}
+
+func TestMarkdownTable(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		opt     Options
+		parents []string
+		chunks  []string
+	}{
+		{name: "empty", src: ""},
+		{name: "whitespace only", src: " \n\t\r\n\n"},
+		{name: "bom only", src: "\ufeff\n"},
+		{
+			name:    "heading inside fenced code",
+			src:     "# A\n\n```sh\n# not a heading\n## nor this\n```\n\n~~~\n# tilde\n~~~\n",
+			parents: []string{"P L1-L10 [A]"},
+			chunks:  []string{"L3-L10 [A] ```sh\n# not a heading\n## nor this\n```\n\n~~~\n# tilde\n~~~"},
+		},
+		{
+			name:    "setext headings",
+			src:     "Title\n=====\n\ntext\n\nSub\n---\n\nmore\n",
+			parents: []string{"P L1-L4 [Title]", "P L6-L9 [Title > Sub]"},
+			chunks:  []string{"L4-L4 [Title] text", "L9-L9 [Title > Sub] more"},
+		},
+		{
+			name:    "multi-line setext heading",
+			src:     "intro\n\nTwo\nlines\n---\nbody\n",
+			parents: []string{"P L1-L1 []", "P L3-L6 [Two lines]"},
+			chunks:  []string{"L1-L1 [] intro", "L6-L6 [Two lines] body"},
+		},
+		{
+			name:    "CRLF",
+			src:     "# A\r\n\r\nline one\r\nline two\r\n\r\n## B\r\n\r\n\r\nthree\r\n",
+			parents: []string{"P L1-L4 [A]", "P L6-L9 [A > B]"},
+			chunks:  []string{"L3-L4 [A] line one\r\nline two", "L9-L9 [A > B] three"},
+		},
+		{
+			name:    "BOM without frontmatter",
+			src:     "\ufeff# T\n\nx\n",
+			parents: []string{"P L1-L3 [T]"},
+			chunks:  []string{"L3-L3 [T] x"},
+		},
+		{
+			name:    "heading-only sections",
+			src:     "# A\n## B\ntext\n### C\n",
+			parents: []string{"P L1-L1 [A]", "P L2-L3 [A > B]", "P L4-L4 [A > B > C]"},
+			chunks:  []string{"L1-L1 [A] # A", "L3-L3 [A > B] text", "L4-L4 [A > B > C] ### C"},
+		},
+		{
+			name:    "heading path stack",
+			src:     "pre\n# A\n## B\n### C\nx\n## D\ny\n# E\nz\n#### F\nw",
+			parents: []string{"P L1-L1 []", "P L2-L2 [A]", "P L3-L3 [A > B]", "P L4-L5 [A > B > C]", "P L6-L7 [A > D]", "P L8-L9 [E]", "P L10-L11 [E > F]"},
+			chunks:  []string{"L1-L1 [] pre", "L2-L2 [A] # A", "L3-L3 [A > B] ## B", "L5-L5 [A > B > C] x", "L7-L7 [A > D] y", "L9-L9 [E] z", "L11-L11 [E > F] w"},
+		},
+		{
+			name:    "inline markup stripped from headings",
+			src:     "## The **big** [[Plan]]\nx\n## `code` and [link](http://x) ~~old~~ [[t|alias]] ![[img.png]] *a\\*b* &amp;\ny\n",
+			parents: []string{"P L1-L2 [The big Plan]", "P L3-L4 [code and link old alias img.png a*b &]"},
+			chunks:  []string{"L2-L2 [The big Plan] x", "L4-L4 [code and link old alias img.png a*b &] y"},
+		},
+		{
+			name:    "headings in lists and quotes do not split",
+			src:     "# A\n\n- item\n  # nested\n> # quoted\n\nafter\n",
+			parents: []string{"P L1-L7 [A]"},
+			chunks:  []string{"L3-L7 [A] - item\n  # nested\n> # quoted\n\nafter"},
+		},
+		{
+			name:    "not headings",
+			src:     "#hashtag at start\n\\# escaped\n#\tx\n",
+			parents: []string{"P L1-L2 []", "P L3-L3 [x]"},
+			chunks:  []string{"L1-L2 [] #hashtag at start\n\\# escaped", "L3-L3 [x] #\tx"},
+		},
+		{
+			name:    "thematic break and html",
+			src:     "a\n\n---\n\n<div>\n# not md heading\n</div>\n\nb",
+			parents: []string{"P L1-L9 []"},
+			chunks:  []string{"L1-L9 [] a\n\n---\n\n<div>\n# not md heading\n</div>\n\nb"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := mustMarkdown(t, tc.src, tc.opt)
+			parents, chunks := summary(doc)
+			if !slices.Equal(parents, tc.parents) {
+				t.Errorf("parents:\n got %q\nwant %q", parents, tc.parents)
+			}
+			if !slices.Equal(chunks, tc.chunks) {
+				t.Errorf("chunks:\n got %q\nwant %q", chunks, tc.chunks)
+			}
+		})
+	}
+}
+
+func TestFrontmatter(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		bodyStart int
+		title     string
+		tags      []string
+		aliases   []string
+		metaNil   bool
+		chunks    []string
+	}{
+		{
+			name:      "list tags and aliases",
+			src:       "---\ntitle: Hello\ntags:\n  - a\n  - '#b/c'\naliases: [x, y]\n---\n# H1\nbody #d\n",
+			bodyStart: 60, title: "Hello", tags: []string{"a", "b/c", "d"}, aliases: []string{"x", "y"},
+			chunks: []string{"L9-L9 [H1] body #d"},
+		},
+		{
+			name:      "string tags and single alias",
+			src:       "---\ntags: \"one, two #three\"\nalias: Only One\n---\ntext\n",
+			bodyStart: 48, tags: []string{"one", "two", "three"}, aliases: []string{"Only One"},
+			chunks: []string{"L5-L5 [] text"},
+		},
+		{
+			name:      "dots closing line",
+			src:       "---\na: 1\n...\nbody\n",
+			bodyStart: 13, chunks: []string{"L4-L4 [] body"},
+		},
+		{
+			name:      "CRLF frontmatter",
+			src:       "---\r\ntitle: W\r\n---\r\n\r\nbody\r\n",
+			bodyStart: 20, title: "W", chunks: []string{"L5-L5 [] body"},
+		},
+		{
+			name:      "BOM and frontmatter",
+			src:       "\ufeff---\ntitle: X\n---\nbody\n",
+			bodyStart: 20, title: "X", chunks: []string{"L4-L4 [] body"},
+		},
+		{
+			name:      "malformed YAML is still skipped",
+			src:       "---\ntags: [a, b\n\tbad: : :\n---\n# T\nbody\n",
+			bodyStart: 30, title: "T", metaNil: true, chunks: []string{"L6-L6 [T] body"},
+		},
+		{
+			name:      "non-mapping YAML",
+			src:       "---\n- a\n- b\n---\nbody\n",
+			bodyStart: 16, metaNil: true, chunks: []string{"L5-L5 [] body"},
+		},
+		{
+			name:      "empty frontmatter",
+			src:       "---\n---\nbody",
+			bodyStart: 8, metaNil: true, chunks: []string{"L3-L3 [] body"},
+		},
+		{
+			name:      "frontmatter only",
+			src:       "---\ntitle: Empty\n---\n",
+			bodyStart: 21, title: "Empty",
+		},
+		{
+			name:      "frontmatter only without final newline",
+			src:       "---\ntitle: Empty\n---",
+			bodyStart: 20, title: "Empty",
+		},
+		{
+			name:    "unclosed is not frontmatter",
+			src:     "---\ntitle: nope\n",
+			metaNil: true, chunks: []string{"L1-L2 [] ---\ntitle: nope"},
+		},
+		{
+			name:    "opening line must be exact",
+			src:     "--- \na: b\n---\nc\n",
+			metaNil: true, chunks: []string{"L1-L1 [] ---", "L4-L4 [a: b] c"},
+		},
+		{
+			name:    "not at start",
+			src:     "\n---\na: b\n---\n",
+			metaNil: true, chunks: []string{"L2-L2 [] ---", "L3-L4 [a: b] a: b\n---"},
+		},
+		{
+			name:      "title falls back to first H1, frontmatter title wins",
+			src:       "---\ntitle: ''\n---\n## Two\n# One\n# Other\n",
+			bodyStart: 18, title: "One", metaNil: false,
+			chunks: []string{"L4-L4 [Two] ## Two", "L5-L5 [One] # One", "L6-L6 [Other] # Other"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := mustMarkdown(t, tc.src, Options{})
+			if doc.BodyStart != tc.bodyStart {
+				t.Errorf("BodyStart = %d, want %d", doc.BodyStart, tc.bodyStart)
+			}
+			if doc.Title != tc.title {
+				t.Errorf("Title = %q, want %q", doc.Title, tc.title)
+			}
+			if !slices.Equal(doc.Tags, tc.tags) {
+				t.Errorf("Tags = %q, want %q", doc.Tags, tc.tags)
+			}
+			if !slices.Equal(doc.Aliases, tc.aliases) {
+				t.Errorf("Aliases = %q, want %q", doc.Aliases, tc.aliases)
+			}
+			if (doc.Meta == nil) != tc.metaNil {
+				t.Errorf("Meta = %v, want nil=%v", doc.Meta, tc.metaNil)
+			}
+			if _, chunks := summary(doc); !slices.Equal(chunks, tc.chunks) {
+				t.Errorf("chunks:\n got %q\nwant %q", chunks, tc.chunks)
+			}
+		})
+	}
+}
+
+func TestInlineTags(t *testing.T) {
+	src := "# Head #inhead\n\nSome #tag and #Tag again, `#notcode` and a#b, #123, #2024x,\n#nested/tag/ and #with-dash. (#paren)\n\n```\n#nope\n```\n\n    #indented-code\n\n<!-- #html -->\n\n[#link](#anchor) \\#escaped #ünïcode #日本"
+	doc := mustMarkdown(t, src, Options{})
+	want := []string{"inhead", "tag", "2024x", "nested/tag", "with-dash", "ünïcode", "日本"}
+	if !slices.Equal(doc.Tags, want) {
+		t.Errorf("Tags = %q, want %q", doc.Tags, want)
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	for _, src := range []string{"\xff", "ok\n\xc3", "# T\n\xed\xa0\x80"} {
+		if _, err := Markdown([]byte(src), Options{}); !errors.Is(err, ErrInvalidUTF8) {
+			t.Errorf("Markdown(%q) err = %v", src, err)
+		}
+		if _, err := PlainText([]byte(src), Options{}); !errors.Is(err, ErrInvalidUTF8) {
+			t.Errorf("PlainText(%q) err = %v", src, err)
+		}
+	}
+}
+
+func TestWithDefaults(t *testing.T) {
+	tests := []struct{ in, want Options }{
+		{Options{}, Options{1200, 150, 4000}},
+		{Options{ChildChars: 100}, Options{100, 49, 4000}},
+		{Options{ChildChars: 5, ChildOverlap: -1}, Options{16, 0, 4000}},
+		{Options{ChildChars: 2000, ParentChars: 1000}, Options{2000, 150, 2000}},
+		{Options{ChildChars: -3, ChildOverlap: 900, ParentChars: -1}, Options{1200, 599, 4000}},
+	}
+	for _, tc := range tests {
+		if got := tc.in.WithDefaults(); got != tc.want {
+			t.Errorf("%+v.WithDefaults() = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// sentences returns n distinct sentences of about 60 bytes each.
+func sentences(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "Sentence number %03d talks about retrieval and chunking.", i)
+	}
+	return b.String()
+}
+
+func TestLongParagraphOverlap(t *testing.T) {
+	para := sentences(40) // ~2300 bytes, one block
+	src := "# Long\n\n" + para + "\n"
+	opt := Options{ChildChars: 400, ChildOverlap: 80}
+	doc := mustMarkdown(t, src, opt)
+	if len(doc.Chunks) < 6 {
+		t.Fatalf("got %d chunks, want >= 6", len(doc.Chunks))
+	}
+	for i, c := range doc.Chunks {
+		if !strings.HasPrefix(c.Text, "Sentence number") || !strings.HasSuffix(c.Text, "chunking.") {
+			t.Errorf("chunk %d not cut at sentence boundaries: %q", i, c.Text)
+		}
+		if c.LineStart != 3 || c.LineEnd != 3 {
+			t.Errorf("chunk %d lines L%d-L%d, want L3-L3", i, c.LineStart, c.LineEnd)
+		}
+		if i > 0 {
+			ov := doc.Chunks[i-1].End - c.Start
+			if ov <= 0 || ov > 80 {
+				t.Errorf("chunk %d overlap %d, want 1..80", i, ov)
+			}
+		}
+	}
+	// Without overlap the children tile the paragraph exactly.
+	doc = mustMarkdown(t, src, Options{ChildChars: 400, ChildOverlap: -1})
+	for i := 1; i < len(doc.Chunks); i++ {
+		if gap := doc.Chunks[i].Start - doc.Chunks[i-1].End; gap != 1 {
+			t.Errorf("chunk %d: gap %d, want exactly one space", i, gap)
+		}
+	}
+}
+
+func TestSentenceSplitPrefersSentenceOverWhitespace(t *testing.T) {
+	para := strings.Repeat("Alpha beta gamma delta. ", 5) + strings.Repeat("x", 10) + " " + strings.Repeat("word ", 30)
+	doc := mustMarkdown(t, para, Options{ChildChars: 160, ChildOverlap: -1})
+	if got := doc.Chunks[0].Text; !strings.HasSuffix(got, "delta.") {
+		t.Errorf("first chunk should end at the last sentence in the window: %q", got)
+	}
+}
+
+func TestWhitespaceSplit(t *testing.T) {
+	words := strings.Fields(strings.Repeat("lorem ipsum dolor sit amet consectetur adipiscing ", 30))
+	src := strings.Join(words, " ")
+	doc := mustMarkdown(t, src, Options{ChildChars: 100, ChildOverlap: 20})
+	if len(doc.Chunks) < 10 {
+		t.Fatalf("got %d chunks", len(doc.Chunks))
+	}
+	known := map[string]bool{}
+	for _, w := range words {
+		known[w] = true
+	}
+	for i, c := range doc.Chunks {
+		for _, w := range strings.Fields(c.Text) {
+			if !known[w] {
+				t.Fatalf("chunk %d splits a word: %q in %q", i, w, c.Text)
+			}
+		}
+	}
+}
+
+func TestRuneBoundarySplit(t *testing.T) {
+	for _, tc := range []struct{ name, unit string }{
+		{"CJK", "漢字仮名交じり文"},
+		{"emoji", "🙂🙃👍🏽👩‍👩‍👧"},
+		{"mixed", "aé漢🙂"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "# R\n\n" + strings.Repeat(tc.unit, 60) + "\n"
+			for _, cc := range []int{16, 17, 33, 100} {
+				opt := Options{ChildChars: cc, ChildOverlap: -1}
+				doc := mustMarkdown(t, src, opt)
+				var joined strings.Builder
+				for _, c := range doc.Chunks {
+					if !utf8.ValidString(c.Text) {
+						t.Fatalf("invalid UTF-8 chunk %q", c.Text)
+					}
+					joined.WriteString(c.Text)
+				}
+				if joined.String() != strings.Repeat(tc.unit, 60) {
+					t.Fatalf("ChildChars %d: chunks do not tile the text", cc)
+				}
+			}
+		})
+	}
+	// CJK full stops are sentence boundaries even without spaces.
+	src := strings.Repeat("京都駅から伏見稲荷までは約五分です。", 10)
+	doc := mustMarkdown(t, src, Options{ChildChars: 200, ChildOverlap: 60})
+	for i, c := range doc.Chunks {
+		if !strings.HasSuffix(c.Text, "。") || !strings.HasPrefix(c.Text, "京都駅") {
+			t.Errorf("chunk %d not at CJK sentence boundaries: %q", i, c.Text)
+		}
+	}
+}
+
+func TestBlocksNotSplit(t *testing.T) {
+	code := "```go\n" + strings.Repeat("x := compute() // line\n", 10) + "```" // 239 bytes
+	list := strings.Repeat("- a list item with some text\n", 8)                // 232 bytes
+	table := "| a | b |\n|---|---|\n" + strings.Repeat("| 1 | 2 |\n", 20)      // 220 bytes
+	src := "# Doc\n\n" + sentences(3) + "\n\n" + code + "\n\n" + list + "\n" + table + "\nend\n"
+	doc := mustMarkdown(t, src, Options{ChildChars: 300, ChildOverlap: 50})
+	for _, blk := range []string{code, strings.TrimSpace(list), strings.TrimSpace(table)} {
+		found := false
+		for _, c := range doc.Chunks {
+			if strings.Contains(c.Text, blk) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("block split across chunks: %q", blk[:20])
+		}
+	}
+	// A code block larger than ChildChars is split at line boundaries.
+	big := "```\n" + strings.Repeat("line of code number n;\n", 40) + "```"
+	doc = mustMarkdown(t, "# Big\n\n"+big+"\n", Options{ChildChars: 200, ChildOverlap: 40})
+	if len(doc.Chunks) < 4 {
+		t.Fatalf("big code block: %d chunks", len(doc.Chunks))
+	}
+	for i, c := range doc.Chunks {
+		if i > 0 && !strings.HasPrefix(c.Text, "line of code") {
+			t.Errorf("chunk %d does not start at a line: %q", i, c.Text)
+		}
+		if i < len(doc.Chunks)-1 && !strings.HasSuffix(c.Text, ";") {
+			t.Errorf("chunk %d does not end at a line: %q", i, c.Text)
+		}
+	}
+}
+
+func TestParentsSplitAtBlocks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Big section\n\n")
+	var paras []string
+	for i := range 12 {
+		p := fmt.Sprintf("Paragraph %d. %s", i, sentences(4))
+		paras = append(paras, p)
+		b.WriteString(p + "\n\n")
+	}
+	src := b.String()
+	opt := Options{ChildChars: 300, ChildOverlap: 40, ParentChars: 1000}
+	doc := mustMarkdown(t, src, opt)
+	if len(doc.Parents) < 3 {
+		t.Fatalf("got %d parents", len(doc.Parents))
+	}
+	for i, p := range doc.Parents {
+		text := src[p.Start:p.End]
+		if !slices.Equal(p.Heading, []string{"Big section"}) {
+			t.Errorf("parent %d heading %q", i, p.Heading)
+		}
+		if i == 0 && !strings.HasPrefix(text, "# Big section") {
+			t.Errorf("first parent does not start with its heading")
+		}
+		if i > 0 && !strings.HasPrefix(text, "Paragraph ") {
+			t.Errorf("parent %d not split at a block boundary: %q", i, text[:30])
+		}
+		if !strings.HasSuffix(text, "chunking.") {
+			t.Errorf("parent %d not split at a block boundary: %q", i, text[len(text)-30:])
+		}
+	}
+}
+
+func TestExactLineRanges(t *testing.T) {
+	src := "---\ntags: [x]\n---\n\n# Title\n\nFirst paragraph\nwraps here.\n\n\n## Sub\n\n- a\n- b\n\n```\ncode\n```\n"
+	doc := mustMarkdown(t, src, Options{})
+	parents, chunks := summary(doc)
+	wantP := []string{"P L5-L8 [Title]", "P L11-L18 [Title > Sub]"}
+	wantC := []string{"L7-L8 [Title] First paragraph\nwraps here.", "L13-L18 [Title > Sub] - a\n- b\n\n```\ncode\n```"}
+	if !slices.Equal(parents, wantP) || !slices.Equal(chunks, wantC) {
+		t.Errorf("got %q %q", parents, chunks)
+	}
+	if doc.Chunks[0].Start != strings.Index(src, "First") || doc.Chunks[1].End != len(src)-1 {
+		t.Errorf("byte offsets wrong: %+v", doc.Chunks)
+	}
+}
+
+func TestPlainText(t *testing.T) {
+	src := "\ufeffFirst para\nline two\n\n\n  Second para.  \n \t\nThird # not a heading\n"
+	doc, err := PlainText([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDoc(t, []byte(src), doc, Options{}, false)
+	parents, chunks := summary(doc)
+	if want := []string{"P L1-L7 []"}; !slices.Equal(parents, want) {
+		t.Errorf("parents %q", parents)
+	}
+	if want := []string{"L1-L7 [] First para\nline two\n\n\n  Second para.  \n \t\nThird # not a heading"}; !slices.Equal(chunks, want) {
+		t.Errorf("chunks %q", chunks)
+	}
+	if doc.BodyStart != 3 || doc.Title != "" || doc.Tags != nil {
+		t.Errorf("doc %+v", doc)
+	}
+	// Paragraphs group into parents of at most ParentChars at paragraph boundaries.
+	var b strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&b, "%s\n\n", sentences(3+i%3))
+	}
+	opt := Options{ChildChars: 200, ChildOverlap: 30, ParentChars: 500}
+	src = b.String()
+	doc, err = PlainText([]byte(src), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDoc(t, []byte(src), doc, opt, false)
+	if len(doc.Parents) < 4 {
+		t.Errorf("got %d parents", len(doc.Parents))
+	}
+	for i, p := range doc.Parents {
+		if !strings.HasPrefix(src[p.Start:p.End], "Sentence number 000") {
+			t.Errorf("parent %d does not start at a paragraph", i)
+		}
+	}
+	for _, s := range []string{"", "\n\n  \n"} {
+		doc, err := PlainText([]byte(s), Options{})
+		if err != nil || len(doc.Parents) != 0 || len(doc.Chunks) != 0 {
+			t.Errorf("PlainText(%q) = %+v, %v", s, doc, err)
+		}
+	}
+}
+
+func TestLongHeading(t *testing.T) {
+	// A heading longer than ParentChars is split; its fragments stay covered.
+	h := "# " + strings.Repeat("very long heading ", 10)
+	for _, src := range []string{h + "\n", h + "\n\nbody text here\n", h + "\n" + sentences(3)} {
+		mustMarkdown(t, src, Options{ChildChars: 40, ChildOverlap: 10, ParentChars: 60})
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	src := []byte("---\ntags: [a]\n---\n# T\n\n" + sentences(50) + "\n\n## U\n\n- x #y\n")
+	want, err := Markdown(src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				got, err := Markdown(src, Options{})
+				if err != nil || len(got.Chunks) != len(want.Chunks) || !slices.Equal(got.Tags, want.Tags) {
+					t.Error("concurrent result differs")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
