@@ -1,6 +1,7 @@
 package ipc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -133,18 +134,27 @@ func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
 	return req, nil
 }
 
-// decodeJSON decodes exactly one JSON object, rejecting unknown fields and
-// trailing data. An empty body decodes as the zero value.
+// decodeJSON decodes exactly one JSON object, rejecting unknown fields,
+// trailing data and bodies that are not valid UTF-8 (encoding/json would
+// otherwise silently replace invalid bytes with U+FFFD). An empty body
+// decodes as the zero value.
 func decodeJSON(body io.Reader, v any) error {
-	dec := json.NewDecoder(body)
+	b, err := io.ReadAll(body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return Errorf(http.StatusRequestEntityTooLarge, "request body over %d bytes", tooBig.Limit)
+		}
+		return BadRequest("invalid request body: %v", err)
+	}
+	if !utf8.Valid(b) {
+		return BadRequest("invalid request body: not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil
-		}
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return Errorf(http.StatusRequestEntityTooLarge, "request body over %d bytes", tooBig.Limit)
 		}
 		return BadRequest("invalid request body: %v", err)
 	}

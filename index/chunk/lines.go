@@ -57,10 +57,12 @@ func (li *lineIndex) span(s, e int) Span {
 	return Span{Start: s, End: e, LineStart: li.line(s) + 1, LineEnd: li.line(e-1) + 1}
 }
 
-// isSpace reports whether b is ASCII whitespace.
+// isSpace reports whether b is a space, tab or line break: the characters
+// CommonMark (and goldmark) treat as blank. Other control characters such as
+// '\v' and '\f' are content.
 func isSpace(b byte) bool {
 	switch b {
-	case ' ', '\t', '\n', '\r', '\v', '\f':
+	case ' ', '\t', '\n', '\r':
 		return true
 	}
 	return false

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
+)
+
+func TestSecondDaemonOnSameDataDirIsRefused(t *testing.T) {
+	e := newEnv(t, notes)
+	first := e.start()
+	// Same data dir, different socket: the data-dir lock must refuse it.
+	other := *e
+	other.socket = filepath.Join(e.root, "s2", "ragd.sock")
+	other.config = filepath.Join(e.root, "other.toml")
+	other.writeConfig("")
+	second := other.ragd("run", "-config", other.config)
+	select {
+	case <-second.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("second daemon kept running")
+	}
+	if second.err == nil || !strings.Contains(second.out.String(), "already running on data dir") {
+		t.Fatalf("second daemon: err %v, output:\n%s", second.err, second.out.String())
+	}
+	// Same socket, different data dir: the live socket must refuse it.
+	third := *e
+	third.data = filepath.Join(e.root, "data3")
+	third.config = filepath.Join(e.root, "third.toml")
+	third.writeConfig("")
+	p := third.ragd("run", "-config", third.config)
+	<-p.done
+	if p.err == nil || !strings.Contains(p.out.String(), "already listening") {
+		t.Fatalf("third daemon: err %v, output:\n%s", p.err, p.out.String())
+	}
+	// The first one is unharmed.
+	if got := paths(first.search(t, "sourdough")); got != "recipes/Sourdough.md" {
+		t.Errorf("first daemon: %q", got)
+	}
+	first.stop(t)
+}
+
+func TestStaleSocketIsReplaced(t *testing.T) {
+	e := newEnv(t, notes)
+	os.MkdirAll(filepath.Dir(e.socket), 0o700)
+	ln, err := net.Listen("unix", e.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close() // the file stays, nothing answers: a crashed daemon's socket
+	d := e.start()
+	fi, err := os.Stat(e.socket)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket mode: %v %v", fi, err)
+	}
+	if di, _ := os.Stat(filepath.Dir(e.socket)); di.Mode().Perm() != 0o700 {
+		t.Errorf("socket dir mode %v", di.Mode().Perm())
+	}
+	d.stop(t)
+	if _, err := os.Stat(e.socket); !os.IsNotExist(err) {
+		t.Errorf("socket left behind after a clean stop: %v", err)
+	}
+}
+
+// TestCrashDuringIndexingLeavesAConsistentIndex kills ragd with SIGKILL in
+// the middle of its first indexing pass, restarts it, and checks that the
+// index it ends with is identical to a clean build of the same vault.
+func TestCrashDuringIndexingLeavesAConsistentIndex(t *testing.T) {
+	vault := map[string]string{}
+	for i := range 3000 {
+		vault[fmt.Sprintf("n%02d/note-%04d.md", i%40, i)] = fmt.Sprintf(
+			"---\ntags: [t%d]\n---\n# Note %d\n\nAlpha %d beta gamma.\n\n## Section\n\n%s\n",
+			i%7, i, i, strings.Repeat(fmt.Sprintf("word%d filler text ", i%97), 20))
+	}
+	e := newEnv(t, vault)
+	d := e.ragd("run", "-config", e.config)
+	// Wait until indexing has visibly started, then kill.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		st, err := d.client.Status(context.Background())
+		if err == nil && st.Progress != nil && st.Progress.Done > 0 {
+			break
+		}
+		if err == nil && st.State == "idle" && reconciled(st) {
+			t.Log("indexing finished before the kill; the crash lands after it")
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("indexing never started:\n%s", d.out.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	d.cmd.Process.Signal(syscall.SIGKILL)
+	<-d.done
+
+	d = e.start()
+	d.stop(t)
+	crashed := dumpIndex(t, filepath.Join(e.data, "index"))
+
+	clean := *e
+	clean.data = filepath.Join(e.root, "clean")
+	clean.writeConfig("")
+	c := clean.start()
+	c.stop(t)
+	want := dumpIndex(t, filepath.Join(clean.data, "index"))
+	if crashed != want {
+		t.Fatalf("index after crash differs from a clean build:\n%s", firstDiff(crashed, want))
+	}
+}
+
+func dumpIndex(t *testing.T, dir string) string {
+	t.Helper()
+	s, err := index.Open(index.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.Dump(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths differ: %d vs %d lines", len(al), len(bl))
+}
+
+func TestSIGTERMClosesCleanly(t *testing.T) {
+	e := newEnv(t, notes)
+	d := e.start()
+	d.stop(t) // fails unless the exit status is 0
+	out := d.out.String()
+	if !strings.Contains(out, "ragd stopped") {
+		t.Errorf("no clean-stop log line:\n%s", out)
+	}
+	// Badger closed cleanly: it reopens without replaying a crash.
+	dumpIndex(t, filepath.Join(e.data, "index"))
+}
+
+func TestCheckConfig(t *testing.T) {
+	e := newEnv(t, notes)
+	var out, errb bytes.Buffer
+	if code := run([]string{"check-config", "-config", e.config}, &out, &errb); code != 0 {
+		t.Fatalf("valid config: exit %d: %s", code, errb.String())
+	}
+	bad := filepath.Join(e.root, "bad.toml")
+	os.WriteFile(bad, []byte("[daemon]\nsocket = \"x.sock\"\nlog_levl = \"info\"\n\n[[vault]]\nname = \"n\"\npath = \"/does/not/exist\"\n"), 0o600)
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"check-config", "-config", bad}, &out, &errb); code != 1 {
+		t.Fatalf("bad config: exit %d", code)
+	}
+	msg := errb.String()
+	for _, want := range []string{"bad.toml:3: daemon.log_levl", "log_level", "bad.toml:7: vault[0].path"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error output lacks %q:\n%s", want, msg)
+		}
+	}
+	// The daemon refuses to start on it, with the same message.
+	cmd := exec.Command(os.Args[0], "run", "-config", bad)
+	cmd.Env = append(os.Environ(), "RAGD_TEST_MAIN=1")
+	b, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "bad.toml:7: vault[0].path") {
+		t.Fatalf("run on bad config: %v\n%s", err, b)
+	}
+	if code := run([]string{"frobnicate"}, &out, &errb); code != 2 {
+		t.Errorf("unknown command: exit %d", code)
+	}
+}
+
+func TestOfflineVaultKeepsItsIndex(t *testing.T) {
+	e := newEnv(t, notes)
+	// ragd refuses a config naming a missing path, so simulate an unmounted
+	// drive by moving the vault away while the daemon runs.
+	moved := e.vault + ".away"
+	d := e.start()
+	if err := os.Rename(e.vault, moved); err != nil {
+		t.Fatal(err)
+	}
+	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.Vaults[0].Error == "" {
+		t.Errorf("reindex of a missing vault reported no error: %+v", rr)
+	}
+	st, _ := d.client.Status(context.Background())
+	if st.Vaults[0].Online || st.Vaults[0].Documents != 3 {
+		t.Errorf("offline vault status = %+v", st.Vaults[0])
+	}
+	if got := paths(d.search(t, "sourdough")); got != "recipes/Sourdough.md" {
+		t.Errorf("offline vault not served: %q", got)
+	}
+	os.Rename(moved, e.vault)
+	if _, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := d.client.Status(context.Background()); !st.Vaults[0].Online {
+		t.Errorf("vault did not come back online")
+	}
+	d.stop(t)
+}
