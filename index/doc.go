@@ -40,20 +40,24 @@ func (c ChunkRef) String() string { return fmt.Sprintf("%s.%d", c.Doc, c.Ord) }
 
 // Document is the stored record of one file of a vault.
 type Document struct {
-	ID        DocID     `json:"-"`
-	Vault     string    `json:"vault"`
-	Path      string    `json:"path"` // slash-separated, relative to the vault root
-	Hash      string    `json:"hash"` // hex SHA-256 of the file's bytes ("" if unreadable)
-	Size      int64     `json:"size"`
-	ModTime   time.Time `json:"mtime"`
-	Title     string    `json:"title"`
-	Tags      []string  `json:"tags,omitempty"`
-	Aliases   []string  `json:"aliases,omitempty"`
-	Status    string    `json:"status"`
-	Error     string    `json:"error,omitempty"`
-	Kind      string    `json:"kind"` // "markdown" or "text"
-	Chunks    int       `json:"chunks"`
-	Parents   int       `json:"parents"`
+	ID      DocID     `json:"-"`
+	Vault   string    `json:"vault"`
+	Path    string    `json:"path"` // slash-separated, relative to the vault root
+	Hash    string    `json:"hash"` // hex SHA-256 of the file's bytes ("" if unreadable)
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"mtime"`
+	Title   string    `json:"title"`
+	Tags    []string  `json:"tags,omitempty"`
+	Aliases []string  `json:"aliases,omitempty"`
+	Status  string    `json:"status"`
+	Error   string    `json:"error,omitempty"`
+	Kind    string    `json:"kind"` // "markdown" or "text"
+	Chunks  int       `json:"chunks"`
+	Parents int       `json:"parents"`
+	// Pipeline identifies the chunking settings the document was indexed
+	// with; a file is indexed again when they change, even if its bytes
+	// did not.
+	Pipeline  string    `json:"pipeline,omitempty"`
 	IndexedAt time.Time `json:"indexed_at"`
 }
 

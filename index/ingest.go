@@ -179,7 +179,8 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 // prepareFile reads, hashes, chunks and analyses one file. It returns nil
 // when the stored document is already up to date.
 func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
-	doc := Document{Vault: opt.Vault, Path: f.Rel, Size: f.Size, ModTime: f.ModTime.UTC(), Kind: kindOf(f.Rel)}
+	doc := Document{Vault: opt.Vault, Path: f.Rel, Size: f.Size, ModTime: f.ModTime.UTC(), Kind: kindOf(f.Rel),
+		Pipeline: pipeline(opt.Chunk)}
 	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes {
 		reason := fmt.Sprintf("file is %s, over the vault's max_file_mb of %s", mb(f.Size), mb(opt.MaxBytes))
 		if old != nil && old.Status == StatusFailed && old.Error == reason && old.Size == f.Size {
@@ -201,7 +202,7 @@ func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 	sum := sha256.Sum256(data)
 	doc.Hash = hex.EncodeToString(sum[:])
 	doc.Size = int64(len(data))
-	if old != nil && old.Hash == doc.Hash {
+	if old != nil && old.Hash == doc.Hash && old.Pipeline == doc.Pipeline {
 		return nil
 	}
 	if reason := badContent(data); reason != "" {
@@ -249,6 +250,13 @@ func kindOf(rel string) string {
 		return "text"
 	}
 	return ""
+}
+
+// pipeline names the chunking settings, so that a change of them re-chunks
+// every file on the next pass.
+func pipeline(o chunk.Options) string {
+	o = o.WithDefaults()
+	return fmt.Sprintf("chunk:%d/%d/%d", o.ChildChars, o.ChildOverlap, o.ParentChars)
 }
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }

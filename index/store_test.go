@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragd/ragd/index/chunk"
 )
 
 // vaultFiles writes files (path → content) under a new temp dir and
@@ -275,5 +277,26 @@ func TestSecondOpenIsRefused(t *testing.T) {
 	defer s.Close()
 	if _, err := Open(Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("second open: %v", err)
+	}
+}
+
+func TestChangedChunkingReindexesUnchangedFiles(t *testing.T) {
+	vault := t.TempDir()
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	files := vaultFiles(t, vault, sampleVault)
+	ctx := context.Background()
+	if _, err := s.Sync(ctx, SyncOptions{Vault: "v", Complete: true}, files); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Sync(ctx, SyncOptions{Vault: "v", Complete: true, Chunk: chunk.Options{ChildChars: 40, ChildOverlap: 5}}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed != 4 {
+		t.Fatalf("after a chunking change: %+v", res)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
 	}
 }
