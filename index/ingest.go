@@ -123,6 +123,9 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 					opt.Progress.Done.Add(1)
 					continue
 				}
+				if err := p.encode(); err != nil {
+					p = Failed(p.Doc, "cannot encode: "+err.Error())
+				}
 				out <- p
 			}
 		}()

@@ -3,8 +3,10 @@ package index
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
@@ -18,6 +20,51 @@ type Prepared struct {
 	Parents []Parent
 
 	fwd forward
+	enc encoded // the values to store, encoded off the write path
+}
+
+// encoded holds a Prepared's records as stored bytes. None of them
+// contains the document id, so the workers encode them before the writer
+// assigns ids.
+type encoded struct {
+	doc     []byte
+	chunks  [][]byte
+	parents [][]byte
+	fwd     []byte
+}
+
+// encode fills p.enc unless it is already filled.
+func (p *Prepared) encode() error {
+	if p.enc.doc != nil {
+		return nil
+	}
+	if p.Doc.IndexedAt.IsZero() {
+		p.Doc.IndexedAt = time.Now().UTC()
+	}
+	var e encoded
+	var err error
+	if e.doc, err = json.Marshal(&p.Doc); err != nil {
+		return err
+	}
+	for i := range p.Chunks {
+		b, err := json.Marshal(&p.Chunks[i])
+		if err != nil {
+			return err
+		}
+		e.chunks = append(e.chunks, b)
+	}
+	for i := range p.Parents {
+		b, err := json.Marshal(&p.Parents[i])
+		if err != nil {
+			return err
+		}
+		e.parents = append(e.parents, b)
+	}
+	if p.Doc.Status == StatusOK {
+		e.fwd = encodeForward(&p.fwd)
+	}
+	p.enc = e
+	return nil
 }
 
 // Failed returns a Prepared that records the file as skipped with reason

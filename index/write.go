@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -189,33 +188,23 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	}
 	p := op.Put
 	p.Doc.ID = id
-	p.Doc.IndexedAt = time.Now().UTC()
-	db, err := json.Marshal(&p.Doc)
-	if err != nil {
+	if err := p.encode(); err != nil {
 		return nil, ch, err
 	}
 	var idb [8]byte
 	copy(idb[:], docKey(id)[2:])
-	ents = append(ents, entry{key: pathKey(vault, path), val: idb[:]}, entry{key: docKey(id), val: db})
+	ents = append(ents, entry{key: pathKey(vault, path), val: idb[:]}, entry{key: docKey(id), val: p.enc.doc})
 	if p.Doc.Status != StatusOK {
 		return ents, ch, nil
 	}
 	for i := range p.Chunks {
 		p.Chunks[i].Ref = ChunkRef{Doc: id, Ord: uint32(i)}
-		b, err := json.Marshal(&p.Chunks[i])
-		if err != nil {
-			return nil, ch, err
-		}
-		ents = append(ents, entry{key: chunkKey(nsChunk, id, uint32(i)), val: b})
+		ents = append(ents, entry{key: chunkKey(nsChunk, id, uint32(i)), val: p.enc.chunks[i]})
 	}
 	for i := range p.Parents {
-		b, err := json.Marshal(&p.Parents[i])
-		if err != nil {
-			return nil, ch, err
-		}
-		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: b})
+		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: p.enc.parents[i]})
 	}
-	ents = append(ents, entry{key: forwardKey(id), val: encodeForward(&p.fwd)})
+	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd})
 	return ents, ch, nil
 }
 
