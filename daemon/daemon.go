@@ -88,6 +88,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if store.Rebuilt {
 		d.log.Warn("index was rebuilt for a new format; reindexing every vault")
 	}
+	if err := d.dropUnconfiguredVaults(); err != nil {
+		return err
+	}
 
 	ln, err := ipc.Listen(d.cfg.Daemon.Socket, d.log)
 	if err != nil {
@@ -128,6 +131,27 @@ func (d *Daemon) Run(ctx context.Context) error {
 	<-workDone
 	d.log.Info("ragd stopped")
 	return runErr
+}
+
+// dropUnconfiguredVaults removes the documents of vaults that were removed
+// from (or renamed in) the configuration, so they stop appearing in results.
+// A configured vault whose folder is missing is not affected.
+func (d *Daemon) dropUnconfiguredVaults() error {
+	names, err := d.store.Vaults()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if _, ok := d.vaults[name]; ok {
+			continue
+		}
+		n, err := d.store.DropVault(name)
+		if err != nil {
+			return fmt.Errorf("drop documents of removed vault %q: %w", name, err)
+		}
+		d.log.Info("removed the index of a vault no longer in the configuration", "vault", name, "documents", n)
+	}
+	return nil
 }
 
 // chunkOptions are the chunker settings from the configuration.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -140,4 +141,39 @@ func (s *Store) Counts() (map[string]VaultCount, error) {
 		})
 	})
 	return out, err
+}
+
+// Vaults lists the names of the vaults that have documents in the store.
+func (s *Store) Vaults() ([]string, error) {
+	var out []string
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: nsPrefix(nsPath)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); {
+			k := it.Item().Key()[2:]
+			i := bytes.IndexByte(k, 0)
+			if i < 0 {
+				return errCorrupt
+			}
+			name := string(k[:i])
+			out = append(out, name)
+			// Skip the rest of this vault: seek past "<name>\x00\xff…".
+			it.Seek(append(vaultPathPrefix(name), 0xff, 0xff, 0xff, 0xff))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DropVault deletes every document of a vault that is no longer configured.
+func (s *Store) DropVault(vault string) (int, error) {
+	docs, err := s.Documents(vault)
+	if err != nil {
+		return 0, err
+	}
+	ops := make([]Op, len(docs))
+	for i, d := range docs {
+		ops[i] = Op{Vault: vault, Path: d.Path}
+	}
+	return len(ops), s.Apply(ops)
 }

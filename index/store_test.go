@@ -300,3 +300,33 @@ func TestChangedChunkingReindexesUnchangedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestVaultsAndDropVault(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	ctx := context.Background()
+	for _, v := range []string{"a", "b", "bb"} {
+		if _, err := s.Sync(ctx, SyncOptions{Vault: v, Complete: true}, vaultFiles(t, t.TempDir(), sampleVault)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, err := s.Vaults()
+	if err != nil || strings.Join(names, ",") != "a,b,bb" {
+		t.Fatalf("vaults = %v, %v", names, err)
+	}
+	if n, err := s.DropVault("b"); err != nil || n != 4 {
+		t.Fatalf("drop = %d, %v", n, err)
+	}
+	names, _ = s.Vaults()
+	if strings.Join(names, ",") != "a,bb" {
+		t.Fatalf("after drop: %v", names)
+	}
+	for _, h := range s.Search(s.Analyzer().AppendTerms(nil, "tomatoes"), 20, nil) {
+		if h.Vault == "b" {
+			t.Fatalf("dropped vault still searchable: %+v", h)
+		}
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/ragd/ragd/daemon/config"
@@ -113,11 +114,21 @@ func (e *env) socketPath() string {
 		path = config.DefaultPath()
 	}
 	if _, err := os.Stat(path); err == nil {
-		if cfg, err := config.Load(path); err == nil {
+		cfg, err := config.Load(path)
+		if err == nil {
 			return cfg.Daemon.Socket
 		}
+		fmt.Fprintf(e.stderr, "ragctl: warning: cannot use the socket named in %s (%v); trying the default socket\n",
+			path, firstLine(err.Error()))
 	}
 	return config.DefaultSocketPath()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }
 
 func (e *env) client() *ipc.Client { return ipc.NewClient(e.socketPath()) }

@@ -222,3 +222,27 @@ func TestOfflineVaultKeepsItsIndex(t *testing.T) {
 	}
 	d.stop(t)
 }
+
+func TestRemovedVaultIsDroppedFromTheIndex(t *testing.T) {
+	e := newEnv(t, notes)
+	d := e.start()
+	d.stop(t)
+	// Rename the vault in the configuration: the old name's documents go.
+	cfg := strings.Replace(mustRead(t, e.config), `name = "notes"`, `name = "renamed"`, 1)
+	os.WriteFile(e.config, []byte(cfg), 0o600)
+	d = e.start()
+	for _, r := range d.search(t, "sourdough starter") {
+		if r.Vault != "renamed" {
+			t.Errorf("result from the removed vault: %+v", r)
+		}
+	}
+	d.stop(t)
+}
+
+func mustRead(t *testing.T, p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

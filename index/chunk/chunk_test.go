@@ -407,6 +407,38 @@ func TestBlocksNotSplit(t *testing.T) {
 	}
 }
 
+func TestLargeBlocksSplitAtParts(t *testing.T) {
+	// A list larger than ChildChars is split between items, even though the
+	// items contain sentence ends.
+	var items []string
+	for i := range 20 {
+		items = append(items, fmt.Sprintf("- Item %02d. It has two sentences. Really.", i))
+	}
+	list := strings.Join(items, "\n")
+	doc := mustMarkdown(t, "# L\n\n"+list+"\n", Options{ChildChars: 300, ChildOverlap: 60})
+	if len(doc.Chunks) < 3 {
+		t.Fatalf("%d chunks", len(doc.Chunks))
+	}
+	for i, c := range doc.Chunks {
+		if !strings.HasPrefix(c.Text, "- Item") || !strings.HasSuffix(c.Text, "Really.") {
+			t.Errorf("chunk %d splits a list item: %q", i, c.Text)
+		}
+	}
+	// Callout (blockquote) parts, and code split at lines, not sentences.
+	code := "```\n" + strings.Repeat("print('Done. Next step.') # comment. More\n", 12) + "```"
+	doc = mustMarkdown(t, "# C\n\n"+code+"\n", Options{ChildChars: 200, ChildOverlap: 30})
+	for i, c := range doc.Chunks {
+		if i < len(doc.Chunks)-1 && !strings.HasSuffix(c.Text, "More") {
+			t.Errorf("code chunk %d not cut at a line end: %q", i, c.Text)
+		}
+	}
+	quote := "> [!note] Title\n> " + sentences(3) + "\n>\n> " + sentences(3) + "\n>\n> " + sentences(3)
+	doc = mustMarkdown(t, quote, Options{ChildChars: 400, ChildOverlap: -1})
+	if len(doc.Chunks) != 3 {
+		t.Errorf("callout: got %d chunks, want one per paragraph", len(doc.Chunks))
+	}
+}
+
 func TestParentsSplitAtBlocks(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# Big section\n\n")

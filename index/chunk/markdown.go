@@ -69,14 +69,31 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 	}
 
 	blocks := make([]block, 0, len(entries)+2)
-	add := func(a, z int) { // content lines a..z (0-based, inclusive)
+	add := func(a, z int, n ast.Node) { // content lines a..z (0-based, inclusive)
 		if a > z {
 			return
 		}
 		s, e := trim(src, max(li.lineStart(a), base), li.lineEnd(z))
-		if s < e {
-			blocks = append(blocks, block{span: span{s, e}})
+		if s >= e {
+			return
 		}
+		blk := block{span: span{s: s, e: e}}
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			blk.lines = true
+		case *ast.Paragraph:
+			blk.lines = src[s] == '|' // a pipe table
+		case *ast.List, *ast.Blockquote:
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if cs := nodeStart(c); cs >= 0 {
+					if o := li.lineStart(li.line(base + cs)); o > s && o < e &&
+						(len(blk.subs) == 0 || o > blk.subs[len(blk.subs)-1]) {
+						blk.subs = append(blk.subs, o)
+					}
+				}
+			}
+		}
+		blocks = append(blocks, blk)
 	}
 	cur := li.line(base)
 	if base == len(src) {
@@ -87,10 +104,10 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 		if i+1 < len(entries) {
 			next = entries[i+1].line
 		}
-		add(cur, en.line-1)
+		add(cur, en.line-1, nil)
 		h, ok := en.n.(*ast.Heading)
 		if !ok {
-			add(en.line, next-1)
+			add(en.line, next-1, en.n)
 			cur = next
 			continue
 		}
@@ -103,14 +120,14 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 		s, e := trim(src, max(li.lineStart(en.line), base), li.lineEnd(end))
 		if s < e {
 			t := headingText(h, body)
-			blocks = append(blocks, block{span: span{s, e}, heading: true, level: h.Level, title: t})
+			blocks = append(blocks, block{span: span{s: s, e: e}, heading: true, level: h.Level, title: t})
 			if h.Level == 1 && doc.Title == "" {
 				doc.Title = t
 			}
 		}
 		cur = end + 1
 	}
-	add(cur, li.count()-1)
+	add(cur, li.count()-1, nil)
 
 	collectTags(root, body, tags)
 	return blocks

@@ -2,8 +2,12 @@ package chunk
 
 import "unicode/utf8"
 
-// span is a trimmed, non-empty byte range [s, e) of the source.
-type span struct{ s, e int }
+// span is a trimmed, non-empty byte range [s, e) of the source. lines marks
+// text that is split at line boundaries rather than sentences (code, tables).
+type span struct {
+	s, e  int
+	lines bool
+}
 
 // block is a top-level block of the body: a heading or a content block
 // (paragraph, list, fenced code, table, blockquote, ...), trimmed.
@@ -12,6 +16,10 @@ type block struct {
 	heading bool
 	level   int    // heading level 1-6
 	title   string // plain heading text
+	// subs are the start offsets of the block's natural parts after the
+	// first (list items, blockquote children); a block too large for a
+	// chunk is packed part by part before anything is split inside a part.
+	subs []int
 }
 
 // builder assembles parents and children from blocks.
@@ -57,21 +65,45 @@ func (b *builder) sections(blocks []block) {
 	}
 }
 
+// unitsOf appends blk clipped to [cs, ce) as packing units: the whole block,
+// or its parts if the block is longer than limit.
+func (b *builder) unitsOf(dst []span, blk *block, cs, ce, limit int) []span {
+	if len(blk.subs) == 0 || blk.e-blk.s <= limit {
+		if s, e := trim(b.src, max(blk.s, cs), min(blk.e, ce)); s < e {
+			dst = append(dst, span{s, e, blk.lines})
+		}
+		return dst
+	}
+	for i := -1; i < len(blk.subs); i++ {
+		ps, pe := blk.s, blk.e
+		if i >= 0 {
+			ps = blk.subs[i]
+		}
+		if i+1 < len(blk.subs) {
+			pe = blk.subs[i+1]
+		}
+		if s, e := trim(b.src, max(ps, cs), min(pe, ce)); s < e {
+			dst = append(dst, span{s, e, blk.lines})
+		}
+	}
+	return dst
+}
+
 // section emits the parents and children of one section.
 func (b *builder) section(head *block, content []block, path []string) {
 	o := b.opt
-	// Parent units: the heading is glued to the first content block so a
-	// parent never consists of a bare heading when there is content.
 	units := b.units[:0]
-	for i, c := range content {
-		if i == 0 && head != nil {
-			units = append(units, span{head.s, c.e})
-			continue
-		}
-		units = append(units, c.span)
+	for i := range content {
+		units = b.unitsOf(units, &content[i], 0, len(b.src), o.ParentChars)
 	}
-	if head != nil && len(content) == 0 {
-		units = append(units, head.span)
+	if head != nil {
+		if len(units) > 0 {
+			// The heading is glued to the first unit so a parent never
+			// consists of a bare heading when there is content.
+			units[0].s = head.s
+		} else {
+			units = append(units, head.span)
+		}
 	}
 	if len(units) == 0 {
 		return
@@ -90,17 +122,14 @@ func (b *builder) section(head *block, content []block, path []string) {
 		cu := b.cu[:0]
 		if head != nil && head.s < ps.e && head.e > ps.s && (head.s < ps.s || head.e > ps.e) {
 			if s, e := trim(b.src, max(head.s, ps.s), min(head.e, ps.e)); s < e {
-				cu = append(cu, span{s, e})
+				cu = append(cu, span{s, e, false})
 			}
 		}
 		for k < len(content) && content[k].e <= ps.s {
 			k++
 		}
 		for i := k; i < len(content) && content[i].s < ps.e; i++ {
-			s, e := trim(b.src, max(content[i].s, ps.s), min(content[i].e, ps.e))
-			if s < e {
-				cu = append(cu, span{s, e})
-			}
+			cu = b.unitsOf(cu, &content[i], ps.s, ps.e, o.ChildChars)
 		}
 		if len(cu) == 0 { // heading-only section (or a parent holding only heading text)
 			cu = append(cu, ps)
@@ -152,11 +181,11 @@ func pack(src []byte, units []span, first, rest, hard int, out []span) []span {
 		u := units[k]
 		if u.e-pos > limit {
 			if u.e-pos <= hard {
-				out = append(out, span{pos, u.e})
+				out = append(out, span{pos, u.e, u.lines})
 			} else {
-				cut, _ := bestCut(src, pos, pos, pos+limit)
+				cut, _ := bestCut(src, pos, pos, pos+limit, u.lines)
 				_, e := trim(src, pos, cut)
-				out = append(out, span{pos, e})
+				out = append(out, span{pos, e, u.lines})
 				pos = skipSpace(src, cut, u.e)
 				continue
 			}
@@ -170,16 +199,16 @@ func pack(src []byte, units []span, first, rest, hard int, out []span) []span {
 				// The next unit must be split anyway: fill the rest of
 				// this piece with its head rather than leave it short.
 				if room := pos + limit - units[k].s; room >= max(limit/4, 4) {
-					cut, cls := bestCut(src, pos, units[k].s, pos+limit)
+					cut, cls := bestCut(src, pos, units[k].s, pos+limit, units[k].lines)
 					if cls <= cutLine && cut-pos >= limit/2 {
 						_, ce := trim(src, units[k].s, cut)
-						out = append(out, span{pos, ce})
+						out = append(out, span{pos, ce, false})
 						pos = skipSpace(src, cut, units[k].e)
 						continue
 					}
 				}
 			}
-			out = append(out, span{pos, e})
+			out = append(out, span{pos, e, false})
 		}
 		if k < len(units) {
 			pos = units[k].s
@@ -206,13 +235,13 @@ const (
 // break in the upper half; else the latest of those in the third quarter;
 // else the latest whitespace in the upper half; else the later of any
 // whitespace or clean boundary; else the latest rune boundary.
-func bestCut(src []byte, ps, s, limit int) (int, int) {
+func bestCut(src []byte, ps, s, limit int, lines bool) (int, int) {
 	mid := ps + (limit-ps)/2
 	quarter := ps + (limit-ps)/4
 	var upper [numCuts]int // latest cut of each class at or above mid
 	lowGood, lowSpace := 0, 0
 	for c := limit; c > s; c-- {
-		cls := cutClass(src, c)
+		cls := cutClass(src, c, lines)
 		if cls < 0 {
 			continue
 		}
@@ -267,10 +296,11 @@ func bestCut(src []byte, ps, s, limit int) (int, int) {
 }
 
 // cutClass classifies ending a piece just before src[c] (0 < c < len(src)).
-func cutClass(src []byte, c int) int {
+// In lines mode sentence ends are not boundaries.
+func cutClass(src []byte, c int, lines bool) int {
 	ch := src[c]
 	if isSpace(ch) {
-		if sentenceEnd(src, c) {
+		if !lines && sentenceEnd(src, c) {
 			if ch == '\n' || ch == '\r' {
 				if blankLineFollows(src, c) {
 					return cutPara
@@ -286,7 +316,7 @@ func cutClass(src []byte, c int) int {
 		}
 		return cutSpace
 	}
-	if cjkStop(src, c) {
+	if !lines && cjkStop(src, c) {
 		return cutSentence
 	}
 	return -1

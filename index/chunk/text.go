@@ -22,7 +22,7 @@ func PlainText(src []byte, opt Options) (*Document, error) {
 	flush := func(end int) {
 		if start >= 0 {
 			if s, e := trim(src, start, end); s < e {
-				blocks = append(blocks, block{span: span{s, e}})
+				blocks = append(blocks, block{span: span{s: s, e: e}})
 			}
 			start = -1
 		}
