@@ -233,8 +233,10 @@ func TestHandler(t *testing.T) {
 		},
 		{
 			name: "backend wrapped error keeps status", method: "POST", path: "/v1/reindex", body: `{"path":"../x"}`,
-			backend: func(f *fakeBackend) { f.reindexErr = fmt.Errorf("reindex: %w", ipc.BadRequest("path %q escapes the vault", "../x")) },
-			code:    400, wantErr: `reindex: path "../x" escapes the vault`,
+			backend: func(f *fakeBackend) {
+				f.reindexErr = fmt.Errorf("reindex: %w", ipc.BadRequest("path %q escapes the vault", "../x"))
+			},
+			code: 400, wantErr: `reindex: path "../x" escapes the vault`,
 		},
 		{
 			name: "backend plain error", method: "POST", path: "/v1/search", body: `{"query":"x"}`,

@@ -97,6 +97,9 @@ func readVaultQuestions(path string) ([]vaultQuestion, error) {
 				j[p] = 1
 			}
 		}
+		if len(j) == 0 {
+			return nil, fmt.Errorf("%s:%d: no path after the tab: want question<TAB>path[;path…]", path, n)
+		}
 		out = append(out, vaultQuestion{text: strings.TrimSpace(q), files: j})
 	}
 	return out, sc.Err()
