@@ -36,6 +36,7 @@ package config
 import (
 	"runtime"
 	"slices"
+	"time"
 )
 
 // Config is a loaded, defaulted and validated configuration. All paths in
@@ -52,6 +53,13 @@ type Daemon struct {
 	Socket   string // absolute path of the unix socket the daemon listens on
 	DataDir  string // absolute path of the directory holding the index data
 	LogLevel string // one of LogLevels, lower case
+	// Debounce is the quiet period after the last file event before the
+	// changed files are reindexed (key debounce, default 150ms).
+	Debounce time.Duration
+	// RescanInterval is how often every vault is reconciled with disk even
+	// without events, the watcher being a hint and the disk the truth (key
+	// rescan_interval, default 10m; 0 turns it off).
+	RescanInterval time.Duration
 }
 
 // Index holds the [index] table: chunking, ranking and concurrency knobs.
@@ -73,19 +81,22 @@ type Vault struct {
 	Include   []string // doublestar patterns of files to index, relative to Path
 	Exclude   []string // doublestar patterns of files to skip: DefaultExclude plus the user's
 	MaxFileMB float64  // files larger than this many MiB are skipped
+	Watch     bool     // watch the vault for changes (key watch, default true)
 }
 
 // Defaults of the optional settings.
 const (
-	DefaultLogLevel      = "info"
-	DefaultChunkChars    = 1200
-	DefaultChunkOverlap  = 150
-	DefaultParentChars   = 4000
-	DefaultK1            = 1.2
-	DefaultB             = 0.75
-	DefaultTitleWeight   = 2.0
-	DefaultHeadingWeight = 1.5
-	DefaultMaxFileMB     = 10
+	DefaultLogLevel       = "info"
+	DefaultChunkChars     = 1200
+	DefaultChunkOverlap   = 150
+	DefaultParentChars    = 4000
+	DefaultK1             = 1.2
+	DefaultB              = 0.75
+	DefaultTitleWeight    = 2.0
+	DefaultHeadingWeight  = 1.5
+	DefaultMaxFileMB      = 10
+	DefaultDebounce       = 150 * time.Millisecond
+	DefaultRescanInterval = 10 * time.Minute
 )
 
 // LogLevels lists the accepted values of daemon.log_level.
@@ -106,9 +117,11 @@ var defaultExcludedDirs = []string{".obsidian", ".git", ".trash", "node_modules"
 func Default() *Config {
 	return &Config{
 		Daemon: Daemon{
-			Socket:   DefaultSocketPath(),
-			DataDir:  DefaultDataDir(),
-			LogLevel: DefaultLogLevel,
+			Socket:         DefaultSocketPath(),
+			DataDir:        DefaultDataDir(),
+			LogLevel:       DefaultLogLevel,
+			Debounce:       DefaultDebounce,
+			RescanInterval: DefaultRescanInterval,
 		},
 		Index: defaultIndex(),
 	}

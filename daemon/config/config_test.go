@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // clearXDG points HOME at a fresh directory and unsets the XDG variables.
@@ -38,6 +39,7 @@ func TestDefaults(t *testing.T) {
 				Socket:   "/run/user/1000/ragd/ragd.sock",
 				DataDir:  filepath.Join(home, ".local/share/ragd"),
 				LogLevel: "info",
+				Debounce: 150 * time.Millisecond, RescanInterval: 10 * time.Minute,
 			},
 			Index: Index{
 				ChunkChars: 1200, ChunkOverlap: 150, ParentChars: 4000,
@@ -104,6 +106,7 @@ include = ["**/*.md"]
 			Socket:   filepath.Join(home, "run/ragd.sock"),
 			DataDir:  filepath.Join(dir, ".ragd-data"),
 			LogLevel: "debug",
+			Debounce: DefaultDebounce, RescanInterval: DefaultRescanInterval,
 		},
 		Index: Index{ChunkChars: 800, ChunkOverlap: 100, ParentChars: 3000, K1: 2, B: 0, TitleWeight: 3.5, HeadingWeight: 0, Workers: 3},
 		Vaults: []Vault{
@@ -113,6 +116,7 @@ include = ["**/*.md"]
 				Include:   DefaultInclude,
 				Exclude:   append(append([]string{}, DefaultExclude...), "drafts/**"),
 				MaxFileMB: 0.5,
+				Watch:     true,
 			},
 			{
 				Name:      "example.vault-2_x",
@@ -120,6 +124,7 @@ include = ["**/*.md"]
 				Include:   []string{"**/*.md"},
 				Exclude:   DefaultExclude,
 				MaxFileMB: 10,
+				Watch:     true,
 			},
 		},
 	}

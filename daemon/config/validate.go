@@ -26,9 +26,9 @@ const (
 // Known keys per table, in the order they are documented.
 var (
 	rootKeys   = []string{"daemon", "index", "vault"}
-	daemonKeys = []string{"socket", "data_dir", "log_level"}
+	daemonKeys = []string{"socket", "data_dir", "log_level", "debounce", "rescan_interval"}
 	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers"}
-	vaultKeys  = []string{"name", "path", "include", "exclude", "max_file_mb"}
+	vaultKeys  = []string{"name", "path", "include", "exclude", "max_file_mb", "watch"}
 )
 
 // validator turns the decoded TOML tree into a Config, collecting every
@@ -122,6 +122,20 @@ func (v *validator) daemon(t map[string]any, d *Daemon) {
 			d.LogLevel = l
 		} else {
 			v.add(line, "daemon.log_level", "%s is not a log level; use one of %s", quote(s), strings.Join(LogLevels, ", "))
+		}
+	}
+	if dur, line, ok := v.duration(t, "daemon", "debounce"); ok {
+		if dur < time.Millisecond || dur > time.Minute {
+			v.add(line, "daemon.debounce", "%s is out of range: use 1ms to 1m", dur)
+		} else {
+			d.Debounce = dur
+		}
+	}
+	if dur, line, ok := v.duration(t, "daemon", "rescan_interval"); ok {
+		if dur != 0 && dur < time.Second {
+			v.add(line, "daemon.rescan_interval", "%s is too short: use at least 1s, or 0 to turn periodic rescans off", dur)
+		} else {
+			d.RescanInterval = dur
 		}
 	}
 }
@@ -271,6 +285,7 @@ func (v *validator) vault(t map[string]any, key string) Vault {
 		Include:   slices.Clone(DefaultInclude),
 		Exclude:   slices.Clone(DefaultExclude),
 		MaxFileMB: DefaultMaxFileMB,
+		Watch:     true,
 	}
 	header := v.pos.line(key, "vault")
 	v.unknownKeys(t, key, vaultKeys, "in [[vault]]")
@@ -315,6 +330,9 @@ func (v *validator) vault(t map[string]any, key string) Vault {
 	}
 	if f, line, ok := v.float(t, key, "max_file_mb"); ok && v.inRange(line, key+".max_file_mb", f, 0, true, maxFileMB) {
 		vault.MaxFileMB = f
+	}
+	if b, _, ok := v.bool(t, key, "watch"); ok {
+		vault.Watch = b
 	}
 	return vault
 }
@@ -404,6 +422,46 @@ func (v *validator) str(t map[string]any, prefix, name string) (s string, line i
 		v.add(line, key, "expected a string, got %s", describe(val))
 	}
 	return s, line, ok
+}
+
+// bool reads an optional boolean.
+func (v *validator) bool(t map[string]any, prefix, name string) (b bool, line int, ok bool) {
+	val, present := t[name]
+	if !present {
+		return false, 0, false
+	}
+	key := keyJoin(prefix, name)
+	line = v.pos.line(key, prefix)
+	if b, ok = val.(bool); !ok {
+		v.add(line, key, "expected true or false, got %s", describe(val))
+	}
+	return b, line, ok
+}
+
+// duration reads an optional duration written as a string ("150ms", "10m")
+// or as 0.
+func (v *validator) duration(t map[string]any, prefix, name string) (d time.Duration, line int, ok bool) {
+	val, present := t[name]
+	if !present {
+		return 0, 0, false
+	}
+	key := keyJoin(prefix, name)
+	line = v.pos.line(key, prefix)
+	switch x := val.(type) {
+	case int64:
+		if x == 0 {
+			return 0, line, true
+		}
+	case string:
+		d, err := time.ParseDuration(x)
+		if err == nil && d >= 0 {
+			return d, line, true
+		}
+		v.add(line, key, "%s is not a duration: write it like \"150ms\", \"30s\" or \"10m\"", quote(x))
+		return 0, line, false
+	}
+	v.add(line, key, "expected a duration string like \"10m\", got %s", describe(val))
+	return 0, line, false
 }
 
 // int reads an optional integer; a float with no fractional part is
