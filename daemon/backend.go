@@ -58,19 +58,25 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 		StartedAt: d.started, Config: d.cfg.File, DataDir: d.cfg.Daemon.DataDir, Socket: d.cfg.Daemon.Socket,
 		Semantic: "off: ragd runs lexical (BM25) search; semantic search arrives with embedder plugins",
 	}
+	queued := d.queue.pending("")
 	d.mu.Lock()
-	if d.active != nil || d.queued > 0 {
+	if d.active != nil || queued > 0 {
 		resp.State = ipc.StateIndexing
 	}
 	if j := d.active; j != nil {
-		resp.Progress = &ipc.Progress{Vault: j.vault, Total: j.prog.Total.Load(), Done: j.prog.Done.Load()}
+		resp.Progress = progressOf(j)
 	}
 	for _, vs := range d.vaults {
 		c := counts[vs.cfg.Name]
+		watching := vs.watching
+		if !vs.online {
+			watching = watchOffline
+		}
 		resp.Vaults = append(resp.Vaults, ipc.VaultStatus{
 			Name: vs.cfg.Name, Path: vs.cfg.Path, Online: vs.online,
 			Documents: c.Documents, Chunks: c.Chunks, Failed: c.Failed,
 			LastReconcile: vs.lastReconcile, LastError: vs.lastErr,
+			Watching: watching, Queued: d.queue.pending(vs.cfg.Name),
 		})
 	}
 	d.mu.Unlock()
@@ -93,9 +99,19 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	return resp, nil
 }
 
+// progressOf reports a running pass with its rate and estimated time left.
+func progressOf(j *job) *ipc.Progress {
+	p := &ipc.Progress{Vault: j.vault, Trigger: j.trigger, Total: j.prog.Total.Load(), Done: j.prog.Done.Load()}
+	if secs := time.Since(j.started).Seconds(); secs > 0 && p.Done > 0 {
+		p.Rate = float64(p.Done) / secs
+		p.ETASeconds = float64(p.Total-p.Done) / p.Rate
+	}
+	return p
+}
+
 // Reindex implements ipc.Backend.
 func (d *Daemon) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.ReindexResponse, error) {
-	j := &job{trigger: "manual", vault: req.Vault}
+	j := &job{trigger: triggerManual, vault: req.Vault}
 	if req.Vault != "" {
 		if _, ok := d.vaults[req.Vault]; !ok {
 			return nil, ipc.NotFound("no vault named %q", req.Vault)
@@ -117,12 +133,13 @@ func (d *Daemon) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.Rein
 				return nil, ipc.BadRequest("path %q is outside vault %q (%s)", req.Path, j.vault, root)
 			}
 		}
-		j.scope = scopeOf(root, p)
-		if strings.HasPrefix(path.Clean("/"+j.scope), "/..") || strings.Contains("/"+j.scope+"/", "/../") {
+		scope := scopeOf(root, p)
+		if strings.HasPrefix(path.Clean("/"+scope), "/..") || strings.Contains("/"+scope+"/", "/../") {
 			return nil, ipc.BadRequest("path %q escapes the vault", req.Path)
 		}
+		j.paths = []string{scope}
 	}
-	d.enqueue(j)
+	d.queue.push(j)
 	if !req.Wait {
 		return &ipc.ReindexResponse{}, nil
 	}

@@ -32,11 +32,12 @@ type Daemon struct {
 	engine  *query.Engine
 	started time.Time
 
+	queue  *jobQueue
+	events *eventHub
+
 	mu     sync.Mutex
 	vaults map[string]*vaultState
-	jobs   chan *job
 	active *job // the pass running now, if any
-	queued int
 }
 
 type vaultState struct {
@@ -44,6 +45,7 @@ type vaultState struct {
 	online        bool
 	lastReconcile *time.Time
 	lastErr       string
+	watching      string
 }
 
 // New checks the configuration and prepares a daemon; Run starts it.
@@ -54,9 +56,9 @@ func New(cfg *config.Config, log *slog.Logger) (*Daemon, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	d := &Daemon{cfg: cfg, log: log, vaults: make(map[string]*vaultState), jobs: make(chan *job, 64)}
+	d := &Daemon{cfg: cfg, log: log, vaults: make(map[string]*vaultState), queue: newJobQueue(), events: newEventHub()}
 	for _, v := range cfg.Vaults {
-		d.vaults[v.Name] = &vaultState{cfg: v, online: true}
+		d.vaults[v.Name] = &vaultState{cfg: v, online: true, watching: watchOff}
 	}
 	return d, nil
 }
@@ -107,15 +109,26 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	// Queue the start-up pass before serving, so no client ever sees an
 	// idle daemon that has not reconciled yet.
-	d.enqueue(&job{trigger: "startup"})
+	d.queue.push(&job{trigger: triggerStartup})
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	d.log.Info("ragd started", "socket", d.cfg.Daemon.Socket, "data_dir", d.cfg.Daemon.DataDir,
 		"vaults", len(d.cfg.Vaults), "pid", os.Getpid(), "version", Version)
 
 	workCtx, stopWork := context.WithCancel(context.Background())
-	workDone := make(chan struct{})
-	go func() { defer close(workDone); d.runJobs(workCtx) }()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); d.runJobs(workCtx) }()
+	// Watchers start after the start-up pass is queued; changes they see
+	// while it runs are queued behind it.
+	for name, vs := range d.vaults {
+		if vs.cfg.Watch {
+			wg.Add(1)
+			go func() { defer wg.Done(); d.watchVault(workCtx, name) }()
+		}
+	}
+	wg.Add(1)
+	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()
 
 	var runErr error
 	select {
@@ -124,11 +137,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	case err := <-serveErr:
 		runErr = fmt.Errorf("serve: %w", err)
 	}
+	d.events.closeAll() // ends /v1/events streams so Shutdown need not wait
 	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	srv.Shutdown(shutCtx)
 	cancel()
 	stopWork()
-	<-workDone
+	wg.Wait()
 	d.log.Info("ragd stopped")
 	return runErr
 }
@@ -156,6 +170,10 @@ func (d *Daemon) dropUnconfiguredVaults() error {
 
 // chunkOptions are the chunker settings from the configuration.
 func (d *Daemon) chunkOptions() chunk.Options {
-	return chunk.Options{ChildChars: d.cfg.Index.ChunkChars, ChildOverlap: d.cfg.Index.ChunkOverlap,
+	o := chunk.Options{ChildChars: d.cfg.Index.ChunkChars, ChildOverlap: d.cfg.Index.ChunkOverlap,
 		ParentChars: d.cfg.Index.ParentChars}
+	if o.ChildOverlap == 0 {
+		o.ChildOverlap = -1 // a configured 0 means no overlap; chunk reads 0 as "default"
+	}
+	return o
 }

@@ -3,7 +3,9 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -13,41 +15,22 @@ import (
 	"github.com/ragd/ragd/watch"
 )
 
-// job is one indexing pass: every vault, one vault, or one path in a vault.
-type job struct {
-	trigger string // startup, manual
-	vault   string // "" = all
-	scope   string // vault-relative file or folder, "" = whole vault
-	done    chan struct{}
-	results []ipc.ReindexResult
-	prog    index.Progress
-}
-
-func (d *Daemon) enqueue(j *job) {
-	j.done = make(chan struct{})
-	d.mu.Lock()
-	d.queued++
-	d.mu.Unlock()
-	d.jobs <- j
-}
-
 // runJobs runs passes one at a time until ctx is cancelled.
 func (d *Daemon) runJobs(ctx context.Context) {
 	for {
-		select {
-		case <-ctx.Done():
+		j := d.queue.pop(ctx)
+		if j == nil {
 			return
-		case j := <-d.jobs:
-			d.mu.Lock()
-			d.queued--
-			d.active = j
-			d.mu.Unlock()
-			d.runJob(ctx, j)
-			d.mu.Lock()
-			d.active = nil
-			d.mu.Unlock()
-			close(j.done)
 		}
+		j.started = time.Now()
+		d.mu.Lock()
+		d.active = j
+		d.mu.Unlock()
+		d.runJob(ctx, j)
+		d.mu.Lock()
+		d.active = nil
+		d.mu.Unlock()
+		close(j.done)
 	}
 }
 
@@ -63,12 +46,15 @@ func (d *Daemon) runJob(ctx context.Context, j *job) {
 		if ctx.Err() != nil {
 			return
 		}
+		run := d.beginRun(j, name)
 		r := d.reconcile(ctx, j, name)
+		d.endRun(run, r)
 		j.results = append(j.results, r)
 	}
 }
 
-// reconcile scans one vault and brings the index in line with it.
+// reconcile brings the index of one vault (or of j.paths in it) in line
+// with the disk.
 func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.ReindexResult {
 	d.mu.Lock()
 	vs := d.vaults[name]
@@ -78,7 +64,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	start := time.Now()
 	log := d.log.With(slog.String("vault", name), slog.String("trigger", j.trigger))
 
-	files, err := watch.Scan(ctx, v.Path, v)
+	files, err := d.scan(ctx, v.Path, v, j.paths)
 	if err != nil {
 		res.Error = err.Error()
 		d.mu.Lock()
@@ -89,18 +75,21 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 			vs.online = false
 		}
 		d.mu.Unlock()
-		log.Warn("vault scan failed; keeping its index as it is", "err", err)
+		if ctx.Err() == nil {
+			log.Warn("vault scan failed; keeping its index as it is", "err", err)
+		}
 		return res
 	}
-	in := make([]index.File, 0, len(files))
-	for _, f := range files {
-		if index.InScope(f.Rel, j.scope) {
-			in = append(in, index.File{Rel: f.Rel, Abs: f.Abs, Size: f.Size, ModTime: f.ModTime})
-		}
+	in := make([]index.File, len(files))
+	for i, f := range files {
+		in[i] = index.File{Rel: f.Rel, Abs: f.Abs, Size: f.Size, ModTime: f.ModTime}
 	}
 	sr, err := d.store.Sync(ctx, index.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
-		Complete: true, Scope: j.scope, Progress: &j.prog,
+		Complete: true, Scopes: j.paths, Progress: &j.prog,
+		OnDoc: func(op, path, reason string) {
+			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
+		},
 	}, in)
 	res.Indexed, res.Unchanged, res.Removed, res.Failed = sr.Indexed, sr.Unchanged, sr.Removed, sr.Failed
 	now := time.Now()
@@ -111,14 +100,43 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		vs.lastErr = err.Error()
 		res.Error = err.Error()
 	}
-	if err == nil {
+	if err == nil && j.paths == nil {
 		vs.lastReconcile = &now
 	}
 	d.mu.Unlock()
-	log.Info("reconciled", "files", len(in), "indexed", sr.Indexed, "unchanged", sr.Unchanged,
-		"removed", sr.Removed, "failed", sr.Failed, "scope", j.scope,
+	level := slog.LevelInfo
+	if j.trigger == triggerWatch || j.trigger == triggerPeriodic && sr.Indexed+sr.Removed+sr.Failed == 0 {
+		level = slog.LevelDebug
+	}
+	log.Log(ctx, level, "reconciled", "files", len(in), "indexed", sr.Indexed, "unchanged", sr.Unchanged,
+		"removed", sr.Removed, "failed", sr.Failed, "paths", len(j.paths),
 		"took", time.Since(start).Round(time.Millisecond), "err", err)
 	return res
+}
+
+// scan lists the vault's files, or only those under paths.
+func (d *Daemon) scan(ctx context.Context, root string, f watch.Filter, paths []string) ([]watch.File, error) {
+	if paths == nil {
+		return watch.Scan(ctx, root, f)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s", watch.ErrRootMissing, root)
+	}
+	var out []watch.File
+	seen := make(map[string]bool)
+	for _, p := range paths {
+		fs, err := watch.ScanPath(ctx, root, p, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			if !seen[f.Rel] {
+				seen[f.Rel] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
 }
 
 // scopeOf normalises a reindex path to a vault-relative scope.

@@ -37,9 +37,13 @@ type SyncOptions struct {
 	// it are deleted. When false only the given files are considered, and
 	// Deleted lists paths to remove.
 	Complete bool
-	// Scope, with Complete, limits the pass to one file or folder (a
-	// vault-relative path): only stored documents under it may be deleted.
-	Scope    string
+	// Scopes, with Complete, limit the pass to these files and folders
+	// (vault-relative paths): files holds everything on disk under them,
+	// and only stored documents under them are considered for deletion.
+	Scopes []string
+	// OnDoc, if set, is called after each commit for every document
+	// written or removed, with op "indexed", "removed" or "failed".
+	OnDoc    func(op, path, reason string)
 	Deleted  []string
 	Progress *Progress
 }
@@ -68,7 +72,15 @@ const batchDocs = 256
 // returns ctx's error.
 func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncResult, error) {
 	var res SyncResult
-	stored, err := s.Documents(opt.Vault)
+	var stored []Document
+	var err error
+	if opt.Complete && len(opt.Scopes) > 0 {
+		stored, err = s.documentsIn(opt.Vault, opt.Scopes)
+	} else if opt.Complete || len(files) > 64 {
+		stored, err = s.Documents(opt.Vault)
+	} else {
+		stored, err = s.documentsAt(opt.Vault, files, opt.Deleted)
+	}
 	if err != nil {
 		return res, err
 	}
@@ -83,7 +95,7 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 			seen[f.Rel] = true
 		}
 		for _, d := range stored {
-			if !seen[d.Path] && InScope(d.Path, opt.Scope) {
+			if !seen[d.Path] && inScopes(d.Path, opt.Scopes) {
 				dels = append(dels, Op{Vault: opt.Vault, Path: d.Path})
 			}
 		}
@@ -102,6 +114,11 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 			return res, err
 		}
 		res.Removed = len(dels)
+		if opt.OnDoc != nil {
+			for _, d := range dels {
+				opt.OnDoc("removed", d.Path, "")
+			}
+		}
 	}
 
 	workers := opt.Workers
@@ -154,6 +171,13 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 					res.Indexed++
 				} else {
 					res.Failed++
+				}
+				if opt.OnDoc != nil {
+					if op.Put.Doc.Status == StatusOK {
+						opt.OnDoc("indexed", op.Put.Doc.Path, "")
+					} else {
+						opt.OnDoc("failed", op.Put.Doc.Path, op.Put.Doc.Error)
+					}
 				}
 			}
 			opt.Progress.Done.Add(int64(len(batch)))
@@ -259,10 +283,22 @@ func kindOf(rel string) string {
 // every file on the next pass.
 func pipeline(o chunk.Options) string {
 	o = o.WithDefaults()
-	return fmt.Sprintf("chunk:%d/%d/%d", o.ChildChars, o.ChildOverlap, o.ParentChars)
+	return fmt.Sprintf("chunk%d:%d/%d/%d", chunk.Version, o.ChildChars, o.ChildOverlap, o.ParentChars)
 }
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
+
+func inScopes(p string, scopes []string) bool {
+	if len(scopes) == 0 {
+		return true
+	}
+	for _, sc := range scopes {
+		if InScope(p, sc) {
+			return true
+		}
+	}
+	return false
+}
 
 // InScope reports whether the vault-relative path p is the file or lies in
 // the folder named by scope ("" is the whole vault).

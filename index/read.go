@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -85,6 +86,74 @@ func (s *Store) Documents(vault string) ([]Document, error) {
 		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, err
+}
+
+// documentsIn returns the stored documents of vault under any of scopes.
+func (s *Store) documentsIn(vault string, scopes []string) ([]Document, error) {
+	var out []Document
+	seen := make(map[DocID]bool)
+	err := s.db.View(func(txn *badger.Txn) error {
+		for _, sc := range scopes {
+			sc = strings.Trim(sc, "/")
+			prefix := pathKey(vault, sc)
+			var ids []DocID
+			if err := iterate(txn, prefix, true, func(k, v []byte) error {
+				p := string(k[len(vaultPathPrefix(vault)):])
+				if len(v) == 8 && InScope(p, sc) {
+					ids = append(ids, idFromKey(append([]byte{0, 0}, v...)))
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				d, err := getDoc(txn, id)
+				if err != nil {
+					return err
+				}
+				if d != nil {
+					out = append(out, *d)
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// documentsAt returns the stored documents among the given files and
+// paths.
+func (s *Store) documentsAt(vault string, files []File, paths []string) ([]Document, error) {
+	var out []Document
+	err := s.db.View(func(txn *badger.Txn) error {
+		look := func(p string) error {
+			id, ok, err := s.lookupID(txn, vault, p)
+			if err != nil || !ok {
+				return err
+			}
+			d, err := getDoc(txn, id)
+			if err == nil && d != nil {
+				out = append(out, *d)
+			}
+			return err
+		}
+		for _, f := range files {
+			if err := look(f.Rel); err != nil {
+				return err
+			}
+		}
+		for _, p := range paths {
+			if err := look(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	return out, err
 }
 

@@ -330,3 +330,21 @@ func TestVaultsAndDropVault(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestRuns(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	defer s.Close()
+	for i := range 5 {
+		if err := s.PutRun(int64(1000+i), map[string]int{"n": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.PutRun(1004, map[string]int{"n": 44}) // update in place
+	runs, err := s.Runs(3)
+	if err != nil || len(runs) != 3 {
+		t.Fatalf("runs = %s, %v", runs, err)
+	}
+	if string(runs[0]) != `{"n":44}` || string(runs[2]) != `{"n":2}` {
+		t.Fatalf("order: %s", runs)
+	}
+}

@@ -48,6 +48,43 @@ func (c *Client) Reindex(ctx context.Context, req ReindexRequest) (*ReindexRespo
 	return &resp, c.do(ctx, http.MethodPost, "/v1/reindex", req, &resp)
 }
 
+// Runs lists recent ingestion runs, newest first.
+func (c *Client) Runs(ctx context.Context, limit int) (*RunsResponse, error) {
+	var resp RunsResponse
+	return &resp, c.do(ctx, http.MethodGet, "/v1/runs?limit="+strconv.Itoa(limit), nil, &resp)
+}
+
+// Events streams indexing events to fn until ctx ends, fn returns an
+// error, or the daemon closes the stream.
+func (c *Client) Events(ctx context.Context, fn func(Event) error) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://ragd/v1/events", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set(HeaderProtocol, strconv.Itoa(ProtocolVersion))
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return c.transportError("/v1/events", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return errorFrom(resp)
+	}
+	dec := json.NewDecoder(resp.Body)
+	for {
+		var ev Event
+		if err := dec.Decode(&ev); err != nil {
+			if ctx.Err() != nil || errors.Is(err, io.EOF) {
+				return ctx.Err()
+			}
+			return fmt.Errorf("ragd /v1/events: %w", err)
+		}
+		if err := fn(ev); err != nil {
+			return err
+		}
+	}
+}
+
 // Close releases idle connections.
 func (c *Client) Close() { c.hc.CloseIdleConnections() }
 
@@ -70,23 +107,32 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		var op *net.OpError
-		if errors.As(err, &op) && op.Op == "dial" {
-			return &NotRunningError{Socket: c.Socket, Err: err}
-		}
-		return fmt.Errorf("ragd %s: %w", path, err)
+		return c.transportError(path, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		var e ErrorResponse
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-		if json.Unmarshal(b, &e) != nil || e.Error == "" {
-			e.Error = fmt.Sprintf("%s: %s", resp.Status, bytes.TrimSpace(b))
-		}
-		return &Error{Status: resp.StatusCode, Message: e.Error}
+		return errorFrom(resp)
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 		return fmt.Errorf("ragd %s: decode response: %w", path, err)
 	}
 	return nil
+}
+
+func (c *Client) transportError(path string, err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return &NotRunningError{Socket: c.Socket, Err: err}
+	}
+	return fmt.Errorf("ragd %s: %w", path, err)
+}
+
+// errorFrom turns a non-2xx response into an *Error.
+func errorFrom(resp *http.Response) error {
+	var e ErrorResponse
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	if json.Unmarshal(b, &e) != nil || e.Error == "" {
+		e.Error = fmt.Sprintf("%s: %s", resp.Status, bytes.TrimSpace(b))
+	}
+	return &Error{Status: resp.StatusCode, Message: e.Error}
 }

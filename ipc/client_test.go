@@ -223,3 +223,32 @@ func TestClientNotRunning(t *testing.T) {
 		})
 	}
 }
+
+func TestClientRunsAndEvents(t *testing.T) {
+	f := &fakeBackend{events: []ipc.Event{
+		{Type: ipc.EventIndexed, Vault: "notes", Path: "a.md"},
+		{Type: ipc.EventFailed, Vault: "notes", Path: "b.md", Error: "empty file"},
+	}}
+	c := newClient(t, serve(t, ipc.NewHandler(f, discardLogger())))
+	runs, err := c.Runs(context.Background(), 5)
+	if err != nil || len(runs.Runs) != 1 || runs.Runs[0].ID != "r1" {
+		t.Fatalf("runs = %+v, %v", runs, err)
+	}
+	if len(f.runLimits) != 1 || f.runLimits[0] != 5 {
+		t.Errorf("limit sent = %v", f.runLimits)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var got []ipc.Event
+	errDone := errors.New("done")
+	err = c.Events(ctx, func(ev ipc.Event) error {
+		got = append(got, ev)
+		if len(got) == 2 {
+			return errDone
+		}
+		return nil
+	})
+	if !errors.Is(err, errDone) || got[0].Path != "a.md" || got[1].Error != "empty file" {
+		t.Fatalf("events = %+v, %v", got, err)
+	}
+}

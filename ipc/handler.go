@@ -19,6 +19,9 @@ type Backend interface {
 	Search(ctx context.Context, req SearchRequest) (*SearchResponse, error)
 	Status(ctx context.Context) (*StatusResponse, error)
 	Reindex(ctx context.Context, req ReindexRequest) (*ReindexResponse, error)
+	Runs(ctx context.Context, limit int) (*RunsResponse, error)
+	// Subscribe returns a stream of events and a function that ends it.
+	Subscribe() (<-chan Event, func())
 }
 
 // handlerTimeout bounds every request except a reindex that waits.
@@ -31,6 +34,8 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("POST /v1/search", h.search)
 	mux.HandleFunc("GET /v1/status", h.status)
 	mux.HandleFunc("POST /v1/reindex", h.reindex)
+	mux.HandleFunc("GET /v1/runs", h.runs)
+	mux.HandleFunc("GET /v1/events", h.events)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -87,6 +92,49 @@ func (h *handler) reindex(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := h.b.Reindex(r.Context(), req)
 	h.reply(w, r, resp, err)
+}
+
+func (h *handler) runs(w http.ResponseWriter, r *http.Request) {
+	limit := 20
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1000 {
+			h.fail(w, r, BadRequest("limit must be a number from 1 to 1000, got %q", s))
+			return
+		}
+		limit = n
+	}
+	resp, err := h.b.Runs(r.Context(), limit)
+	h.reply(w, r, resp, err)
+}
+
+// events streams indexing events as NDJSON until the client goes away.
+func (h *handler) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		h.fail(w, r, Errorf(http.StatusInternalServerError, "streaming unsupported"))
+		return
+	}
+	ch, stop := h.b.Subscribe()
+	defer stop()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	fl.Flush()
+	enc := json.NewEncoder(w)
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			if err := enc.Encode(ev); err != nil {
+				return
+			}
+			fl.Flush()
+		}
+	}
 }
 
 func (h *handler) reply(w http.ResponseWriter, r *http.Request, v any, err error) {

@@ -34,6 +34,9 @@ type fakeBackend struct {
 	// echoing the query.
 	results []ipc.Result
 	status  *ipc.StatusResponse
+	// events are sent to every subscriber.
+	events    []ipc.Event
+	runLimits []int
 }
 
 func (f *fakeBackend) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
@@ -84,6 +87,23 @@ func (f *fakeBackend) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc
 		Vaults: []ipc.ReindexResult{{Vault: "notes", Indexed: 2, Unchanged: 10, Removed: 1}},
 		Done:   req.Wait,
 	}, nil
+}
+
+func (f *fakeBackend) Runs(ctx context.Context, limit int) (*ipc.RunsResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runLimits = append(f.runLimits, limit)
+	start := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	return &ipc.RunsResponse{Runs: []ipc.Run{{ID: "r1", Vault: "notes", Trigger: "startup", Start: start, Indexed: 3}}}, nil
+}
+
+// Subscribe streams f.events, then keeps the stream open until stopped.
+func (f *fakeBackend) Subscribe() (<-chan ipc.Event, func()) {
+	ch := make(chan ipc.Event, len(f.events))
+	for _, ev := range f.events {
+		ch <- ev
+	}
+	return ch, func() {}
 }
 
 func (f *fakeBackend) calls() int {

@@ -14,7 +14,7 @@ package ipc
 //
 // History:
 //
-//	1: search, status, reindex (first release).
+//	1: search, status, reindex, events (NDJSON stream), runs.
 const ProtocolVersion = 1
 
 // Header names.

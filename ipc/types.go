@@ -73,6 +73,11 @@ type VaultStatus struct {
 	FailedFiles   []FailedFile `json:"failed_files,omitempty"`
 	LastReconcile *time.Time   `json:"last_reconcile,omitempty"`
 	LastError     string       `json:"last_error,omitempty"`
+	// Watching is "watching" (fsnotify), "polling" (the watch limit was
+	// reached: periodic scans only), "off" (watch = false) or "offline".
+	Watching string `json:"watching"`
+	// Queued counts indexing passes waiting for this vault.
+	Queued int `json:"queued"`
 }
 
 // FailedFile is a file that was skipped, with the reason.
@@ -83,9 +88,54 @@ type FailedFile struct {
 
 // Progress reports an indexing pass in flight.
 type Progress struct {
-	Vault string `json:"vault"`
-	Total int64  `json:"total"`
-	Done  int64  `json:"done"`
+	Vault   string `json:"vault"`   // "" when the pass covers every vault
+	Trigger string `json:"trigger"` // startup, watch, periodic, manual
+	Total   int64  `json:"total"`   // files to examine
+	Done    int64  `json:"done"`    // files examined so far
+	// Rate is files per second so far; ETASeconds the estimated time left.
+	Rate       float64 `json:"rate"`
+	ETASeconds float64 `json:"eta_seconds"`
+}
+
+// Event is one line of the GET /v1/events NDJSON stream.
+type Event struct {
+	Type  string    `json:"type"` // one of the Event* constants
+	Time  time.Time `json:"time"`
+	Vault string    `json:"vault,omitempty"`
+	Path  string    `json:"path,omitempty"`
+	Error string    `json:"error,omitempty"`
+	// Run is set on run_started and run_finished.
+	Run *Run `json:"run,omitempty"`
+}
+
+// Event types.
+const (
+	EventIndexed     = "indexed"      // a file was (re)indexed
+	EventRemoved     = "removed"      // a file's document was removed
+	EventFailed      = "failed"       // a file was skipped; Error says why
+	EventRunStarted  = "run_started"  // an ingestion run began
+	EventRunFinished = "run_finished" // an ingestion run ended
+	EventLagged      = "lagged"       // this subscriber fell behind and missed events
+)
+
+// Run is an ingestion run: one reconcile or batch of changes in one vault.
+type Run struct {
+	ID        string     `json:"id"`
+	Vault     string     `json:"vault"`
+	Trigger   string     `json:"trigger"` // startup, watch, periodic, manual
+	Paths     int        `json:"paths"`   // changed paths it covered; 0 = the whole vault
+	Start     time.Time  `json:"start"`
+	End       *time.Time `json:"end,omitempty"`
+	Indexed   int        `json:"indexed"`
+	Unchanged int        `json:"unchanged"`
+	Removed   int        `json:"removed"`
+	Failed    int        `json:"failed"`
+	Error     string     `json:"error,omitempty"`
+}
+
+// RunsResponse is the answer to GET /v1/runs?limit=N, newest first.
+type RunsResponse struct {
+	Runs []Run `json:"runs"`
 }
 
 // ReindexRequest is the body of POST /v1/reindex. With neither field set

@@ -39,6 +39,13 @@ var ErrRootMissing = errors.New("vault root is missing")
 // the vault; a link to a directory is never followed (the target is
 // scanned in its own right when it is inside the vault).
 func Scan(ctx context.Context, root string, f Filter) ([]File, error) {
+	return ScanPath(ctx, root, "", f)
+}
+
+// ScanPath is Scan limited to one vault-relative file or folder: it returns
+// the admitted files at or under rel (none if rel no longer exists). Paths
+// in the result stay relative to root.
+func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -51,8 +58,24 @@ func Scan(ctx context.Context, root string, f Filter) ([]File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrRootMissing, root, err)
 	}
+	start := root
+	if rel = strings.Trim(filepath.ToSlash(rel), "/"); rel != "" {
+		start = filepath.Join(root, filepath.FromSlash(rel))
+		for dir := rel; ; {
+			i := strings.LastIndexByte(dir, '/')
+			if i < 0 {
+				break
+			}
+			if dir = dir[:i]; f.ExcludedDir(dir) {
+				return nil, nil
+			}
+		}
+		if _, err := os.Lstat(start); err != nil {
+			return nil, nil // gone: the caller removes what was indexed there
+		}
+	}
 	var files []File
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

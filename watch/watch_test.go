@@ -188,3 +188,45 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+func TestScanPath(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{"a.md", "sub/b.md", "sub/deep/c.txt", "sub/x.pdf", ".git/d.md", "other/e.md"} {
+		write(t, root, rel, "x")
+	}
+	names := func(fs []File) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Rel)
+		}
+		return out
+	}
+	all, err := Scan(context.Background(), root, testFilter{})
+	if err != nil || !reflect.DeepEqual(names(all), []string{"a.md", "other/e.md", "sub/b.md", "sub/deep/c.txt"}) {
+		t.Fatalf("scan = %v, %v", names(all), err)
+	}
+	sub, _ := ScanPath(context.Background(), root, "sub", testFilter{})
+	if !reflect.DeepEqual(names(sub), []string{"sub/b.md", "sub/deep/c.txt"}) {
+		t.Fatalf("scan sub = %v", names(sub))
+	}
+	one, _ := ScanPath(context.Background(), root, "a.md", testFilter{})
+	if !reflect.DeepEqual(names(one), []string{"a.md"}) {
+		t.Fatalf("scan file = %v", names(one))
+	}
+	for _, rel := range []string{"gone.md", ".git/d.md", "sub/x.pdf"} {
+		if got, err := ScanPath(context.Background(), root, rel, testFilter{}); len(got) != 0 || err != nil {
+			t.Errorf("ScanPath(%s) = %v, %v", rel, names(got), err)
+		}
+	}
+	// A symlink out of the vault is never followed.
+	outside := t.TempDir()
+	write(t, outside, "secret.md", "x")
+	os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(root, "link.md"))
+	os.Symlink(outside, filepath.Join(root, "linkdir"))
+	all, _ = Scan(context.Background(), root, testFilter{})
+	for _, f := range all {
+		if strings.HasPrefix(f.Rel, "link") {
+			t.Errorf("followed a symlink out of the vault: %s", f.Rel)
+		}
+	}
+}

@@ -193,6 +193,14 @@ func (f *fakeBackend) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc
 	return &ipc.ReindexResponse{Done: req.Wait, Vaults: []ipc.ReindexResult{{Vault: "notes", Indexed: 3, Unchanged: 10}}}, nil
 }
 
+func (f *fakeBackend) Runs(ctx context.Context, limit int) (*ipc.RunsResponse, error) {
+	return &ipc.RunsResponse{}, nil
+}
+
+func (f *fakeBackend) Subscribe() (<-chan ipc.Event, func()) {
+	return make(chan ipc.Event), func() {}
+}
+
 func (f *fakeBackend) lastSearch() ipc.SearchRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -29,6 +29,11 @@ const (
 	MinChildChars = 16
 )
 
+// Version identifies the chunking algorithm. It is bumped whenever the same
+// input and options can produce different documents, so an index can store
+// it next to the options and re-chunk its files when it changes.
+const Version = 1
+
 // ErrInvalidUTF8 is returned when the source is not valid UTF-8.
 var ErrInvalidUTF8 = errors.New("chunk: source is not valid UTF-8")
 

@@ -72,7 +72,10 @@ func (d *Document) applyMeta(tags *tagSet) {
 	if m == nil {
 		return
 	}
-	if t, ok := m["title"]; ok && t != nil {
+	switch t := m["title"].(type) {
+	case nil, []any, map[string]any:
+		// absent or not a scalar
+	default:
 		d.Title = strings.TrimSpace(scalarString(t))
 	}
 	for _, key := range [...]string{"tags", "tag"} {

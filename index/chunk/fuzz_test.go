@@ -1,10 +1,10 @@
 package chunk
 
 import (
-	"fmt"
+	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 )
 
@@ -60,16 +60,6 @@ func FuzzMarkdown(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
 		opt := fuzzOptions(n)
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(3 * time.Second):
-				os.WriteFile(fmt.Sprintf("/tmp/hang-%d.bin", n), src, 0o644)
-				panic(fmt.Sprintf("hang n=%d", n))
-			}
-		}()
 		doc, err := Markdown(src, opt)
 		if !utf8.Valid(src) {
 			if err != ErrInvalidUTF8 {
@@ -100,4 +90,52 @@ func FuzzPlainText(f *testing.F) {
 		}
 		checkDoc(t, src, doc, opt, false)
 	})
+}
+
+// TestRandomDocuments assembles pseudo-random notes from realistic fragments
+// and checks the invariants under several option sets.
+func TestRandomDocuments(t *testing.T) {
+	frags := []string{
+		"# Title\n", "## Section [[Link|alias]]\n", "### Deep `code`\n", "Setext\n===\n", "Sub\n---\n",
+		sentences(2) + "\n", sentences(9) + "\n", strings.Repeat("word ", 90) + "\n",
+		"- item one. With a sentence.\n- item two\n  - nested\n", "1. first\n2. second\n\n   continued\n",
+		"```go\n# not a heading\nfunc f() {}\n```\n", "```\n" + strings.Repeat("code line;\n", 60) + "```\n",
+		"| a | b |\n|---|---|\n| 1 | 2 |\n", "> [!note] Callout\n> " + sentences(4) + "\n>\n> more\n",
+		"<div>\n# html\n</div>\n", "***\n", "    indented code\n", "#tag #nested/tag text\n",
+		strings.Repeat("漢字かな交じり文です。", 30) + "\n", strings.Repeat("🙂👩‍👩‍👧", 40) + "\n",
+		"[ref]: http://example.com\n", "\n", "\n\n", "  \t\n",
+	}
+	opts := []Options{{}, {ChildChars: 16}, {ChildChars: 100, ChildOverlap: 30, ParentChars: 150},
+		{ChildChars: 300, ChildOverlap: -1, ParentChars: 300}, {ChildChars: 500, ChildOverlap: 200, ParentChars: 2000}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 400 {
+		var b strings.Builder
+		if rng.IntN(3) == 0 {
+			b.WriteString("---\ntags: [a, b]\ntitle: T\n---\n")
+		}
+		for range 1 + rng.IntN(12) {
+			b.WriteString(frags[rng.IntN(len(frags))])
+			if rng.IntN(2) == 0 {
+				b.WriteString("\n")
+			}
+		}
+		src := b.String()
+		if rng.IntN(4) == 0 {
+			src = strings.ReplaceAll(src, "\n", "\r\n")
+		}
+		if rng.IntN(6) == 0 {
+			src = "\ufeff" + src
+		}
+		opt := opts[i%len(opts)]
+		doc, err := Markdown([]byte(src), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDoc(t, []byte(src), doc, opt, true)
+		doc, err = PlainText([]byte(src), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDoc(t, []byte(src), doc, opt, false)
+	}
 }

@@ -66,38 +66,54 @@ func testdataNotes(t testing.TB) []string {
 	return files
 }
 
+// goldenOptions are the option sets rendered for every note: the defaults
+// (NAME.golden) and small sizes that force splitting (NAME.small.golden).
+var goldenOptions = []struct {
+	suffix string
+	opt    Options
+}{
+	{".golden", Options{}},
+	{".small.golden", Options{ChildChars: 300, ChildOverlap: 60, ParentChars: 800}},
+}
+
 func TestGolden(t *testing.T) {
 	for _, path := range testdataNotes(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			md := strings.HasSuffix(path, ".md")
-			chunker := PlainText
-			if md {
-				chunker = Markdown
-			}
-			doc, err := chunker(src, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDoc(t, src, doc, Options{}, md)
-			got := render(src, doc)
-			golden := strings.TrimSuffix(path, filepath.Ext(path)) + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from golden (run go test -update and review):\n%s", path, got)
-			}
-		})
+		for _, g := range goldenOptions {
+			t.Run(filepath.Base(path)+g.suffix, func(t *testing.T) {
+				testGolden(t, path, g.suffix, g.opt)
+			})
+		}
+	}
+}
+
+func testGolden(t *testing.T, path, suffix string, opt Options) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := strings.HasSuffix(path, ".md")
+	chunker := PlainText
+	if md {
+		chunker = Markdown
+	}
+	doc, err := chunker(src, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDoc(t, src, doc, opt, md)
+	got := render(src, doc)
+	golden := strings.TrimSuffix(path, filepath.Ext(path)) + suffix
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from golden (run go test -update and review):\n%s", golden, got)
 	}
 }

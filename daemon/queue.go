@@ -1,0 +1,120 @@
+package daemon
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
+)
+
+// Job triggers, recorded with every ingestion run.
+const (
+	triggerStartup  = "startup"
+	triggerWatch    = "watch"
+	triggerPeriodic = "periodic"
+	triggerManual   = "manual"
+)
+
+// job is one indexing pass: every vault, one vault, or some paths of one
+// vault.
+type job struct {
+	trigger string
+	vault   string   // "" = every vault
+	paths   []string // vault-relative files or folders; nil = the whole vault
+	done    chan struct{}
+	results []ipc.ReindexResult
+	prog    index.Progress
+	started time.Time
+}
+
+// jobQueue runs passes one at a time. Watch passes waiting for the same
+// vault are merged, so a burst of changes (a git checkout, a sync client)
+// becomes one pass instead of a queue of tiny ones.
+type jobQueue struct {
+	mu   sync.Mutex
+	jobs []*job
+	wake chan struct{}
+}
+
+func newJobQueue() *jobQueue { return &jobQueue{wake: make(chan struct{}, 1)} }
+
+// push queues j, or merges it into a waiting pass that covers the same
+// ground. A merged job's done channel is closed when the pass it joined
+// finishes.
+func (q *jobQueue) push(j *job) {
+	j.done = make(chan struct{})
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, k := range q.jobs {
+		if !mergeable(k, j) {
+			continue
+		}
+		if k.paths != nil && j.paths != nil {
+			for _, p := range j.paths {
+				if !slices.Contains(k.paths, p) {
+					k.paths = append(k.paths, p)
+				}
+			}
+		} else {
+			k.paths = nil // one of them is the whole vault
+		}
+		// j finishes with k.
+		go func(k, j *job) { <-k.done; j.results = k.results; close(j.done) }(k, j)
+		return
+	}
+	q.jobs = append(q.jobs, j)
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// mergeable reports whether the queued job k can absorb j. Manual passes
+// are never merged into (their caller waits for their own results), and a
+// whole-daemon pass absorbs periodic and startup passes.
+func mergeable(k, j *job) bool {
+	switch {
+	case k.trigger == triggerManual || j.trigger == triggerManual:
+		return false
+	case k.vault == "" && k.paths == nil:
+		return true // a full pass of everything already waits
+	case j.vault == "" || k.vault != j.vault:
+		return false
+	}
+	return true
+}
+
+// pop waits for the next job.
+func (q *jobQueue) pop(ctx context.Context) *job {
+	for {
+		q.mu.Lock()
+		if len(q.jobs) > 0 {
+			j := q.jobs[0]
+			q.jobs = q.jobs[1:]
+			q.mu.Unlock()
+			return j
+		}
+		q.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-q.wake:
+		}
+	}
+}
+
+// pending reports the number of queued passes touching vault ("" = all).
+func (q *jobQueue) pending(vault string) int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := 0
+	for _, j := range q.jobs {
+		if vault == "" || j.vault == "" || j.vault == vault {
+			n++
+		}
+	}
+	return n
+}

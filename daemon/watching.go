@@ -1,0 +1,152 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/ragd/ragd/watch"
+)
+
+// Watch states reported in status.
+const (
+	watchOn      = "watching"
+	watchPolling = "polling"
+	watchOff     = "off"
+	watchOffline = "offline"
+)
+
+// rootPollInterval is how often a vault whose root vanished is checked for
+// its return, and how often a vault that could not be watched is rescanned.
+var (
+	rootPollInterval     = 2 * time.Second
+	fallbackScanInterval = 30 * time.Second
+)
+
+// watchVault keeps one vault's watcher running until ctx ends: it turns
+// batches of changes into indexing passes, rescans on overflow, marks the
+// vault offline when its root disappears and resumes when it returns.
+func (d *Daemon) watchVault(ctx context.Context, name string) {
+	vs := d.vaults[name]
+	log := d.log.With("vault", name)
+	for ctx.Err() == nil {
+		w, err := watch.New(vs.cfg.Path, vs.cfg, watch.Options{Debounce: d.cfg.Daemon.Debounce, Logger: log})
+		switch {
+		case errors.Is(err, watch.ErrWatchLimit):
+			log.Warn("cannot watch the vault; falling back to periodic scans", "every", fallbackScanInterval, "err", err)
+			d.setWatching(vs, watchPolling)
+			d.pollVault(ctx, name)
+			return
+		case err != nil:
+			if _, serr := os.Stat(vs.cfg.Path); serr != nil {
+				d.setWatching(vs, watchOffline)
+				log.Warn("vault root is missing; keeping its index and waiting for it to return", "path", vs.cfg.Path)
+				if !d.waitForRoot(ctx, vs.cfg.Path) {
+					return
+				}
+				log.Info("vault root is back; reconciling", "path", vs.cfg.Path)
+				d.queue.push(&job{trigger: triggerWatch, vault: name})
+				continue
+			}
+			log.Error("cannot watch the vault; falling back to periodic scans", "err", err)
+			d.setWatching(vs, watchPolling)
+			d.pollVault(ctx, name)
+			return
+		}
+		d.setWatching(vs, watchOn)
+		log.Debug("watching", "dirs", w.Dirs())
+		rootGone := d.consume(ctx, w, name)
+		w.Close()
+		if !rootGone {
+			return
+		}
+		d.setWatching(vs, watchOffline)
+		d.mu.Lock()
+		vs.online = false
+		d.mu.Unlock()
+		log.Warn("vault root disappeared; keeping its index and waiting for it to return", "path", vs.cfg.Path)
+		if !d.waitForRoot(ctx, vs.cfg.Path) {
+			return
+		}
+		log.Info("vault root is back; reconciling", "path", vs.cfg.Path)
+		d.queue.push(&job{trigger: triggerWatch, vault: name})
+	}
+}
+
+// consume turns batches into passes until ctx ends or the root goes away
+// (reported as true).
+func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, name string) bool {
+	batches := make(chan watch.Batch)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go w.Run(wctx, batches)
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case b := <-batches:
+			if b.RootGone {
+				return true
+			}
+			j := &job{trigger: triggerWatch, vault: name, paths: b.Paths}
+			if b.Rescan {
+				j.paths = nil
+			}
+			d.queue.push(j)
+		}
+	}
+}
+
+func (d *Daemon) waitForRoot(ctx context.Context, root string) bool {
+	t := time.NewTicker(rootPollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			if fi, err := os.Stat(root); err == nil && fi.IsDir() {
+				return true
+			}
+		}
+	}
+}
+
+// pollVault reconciles a vault that cannot be watched on a timer.
+func (d *Daemon) pollVault(ctx context.Context, name string) {
+	t := time.NewTicker(fallbackScanInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			d.queue.push(&job{trigger: triggerPeriodic, vault: name})
+		}
+	}
+}
+
+// rescanPeriodically reconciles every vault on the configured interval:
+// the watcher is a hint, the disk is the truth.
+func (d *Daemon) rescanPeriodically(ctx context.Context) {
+	if d.cfg.Daemon.RescanInterval <= 0 {
+		return
+	}
+	t := time.NewTicker(d.cfg.Daemon.RescanInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			d.queue.push(&job{trigger: triggerPeriodic})
+		}
+	}
+}
+
+func (d *Daemon) setWatching(vs *vaultState, state string) {
+	d.mu.Lock()
+	vs.watching = state
+	d.mu.Unlock()
+}
