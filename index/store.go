@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/ragd/ragd/index/analyze"
 )
@@ -61,13 +62,14 @@ func Open(opts Options) (*Store, error) {
 	}
 	bo := badger.DefaultOptions(opts.Dir).
 		WithLogger(badgerLogger{opts.Logger}).
-		WithMemTableSize(32 << 20).
+		WithMemTableSize(16 << 20).
 		WithNumMemtables(2).
 		WithNumLevelZeroTables(2).
 		WithNumLevelZeroTablesStall(8).
 		WithNumCompactors(2).
 		WithValueLogFileSize(64 << 20).
-		WithBlockCacheSize(16 << 20).
+		WithCompression(options.None).
+		WithBlockCacheSize(0).
 		WithIndexCacheSize(16 << 20).
 		WithMetricsEnabled(false).
 		WithDetectConflicts(false)

@@ -24,7 +24,7 @@ var ErrWatchLimit = errors.New("inotify watch limit reached")
 // Options configure a Watcher.
 type Options struct {
 	// Debounce is the quiet period after the last event before a batch is
-	// emitted: bursts of events on a file become one reindex. Default 150 ms.
+	// emitted: bursts of events on a file become one reindex. Default 100 ms.
 	Debounce time.Duration
 	// MaxDelay bounds how long a continuous stream of events can hold a
 	// batch back. Default 2 s.
@@ -34,7 +34,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Debounce <= 0 {
-		o.Debounce = 150 * time.Millisecond
+		o.Debounce = 100 * time.Millisecond
 	}
 	if o.MaxDelay < o.Debounce {
 		o.MaxDelay = max(2*time.Second, o.Debounce)

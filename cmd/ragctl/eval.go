@@ -108,8 +108,14 @@ func startThrowaway(bin, tmp, vaultDir string) (*throwaway, error) {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		return nil, err
 	}
+	return launch(bin, tmp)
+}
+
+// launch starts ragd on the config written in tmp, appending to its log.
+func launch(bin, tmp string) (*throwaway, error) {
+	cfgPath, sock := filepath.Join(tmp, "ragd.toml"), filepath.Join(tmp, "ragd.sock")
 	t := &throwaway{logf: filepath.Join(tmp, "ragd.log"), exited: make(chan error, 1)}
-	logFile, err := os.Create(t.logf)
+	logFile, err := os.OpenFile(t.logf, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ type Daemon struct {
 	DataDir  string // absolute path of the directory holding the index data
 	LogLevel string // one of LogLevels, lower case
 	// Debounce is the quiet period after the last file event before the
-	// changed files are reindexed (key debounce, default 150ms).
+	// changed files are reindexed (key debounce, default 100ms).
 	Debounce time.Duration
 	// RescanInterval is how often every vault is reconciled with disk even
 	// without events, the watcher being a hint and the disk the truth (key
@@ -95,7 +95,7 @@ const (
 	DefaultTitleWeight    = 2.0
 	DefaultHeadingWeight  = 1.5
 	DefaultMaxFileMB      = 10
-	DefaultDebounce       = 150 * time.Millisecond
+	DefaultDebounce       = 100 * time.Millisecond
 	DefaultRescanInterval = 10 * time.Minute
 )
 

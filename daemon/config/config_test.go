@@ -39,7 +39,7 @@ func TestDefaults(t *testing.T) {
 				Socket:   "/run/user/1000/ragd/ragd.sock",
 				DataDir:  filepath.Join(home, ".local/share/ragd"),
 				LogLevel: "info",
-				Debounce: 150 * time.Millisecond, RescanInterval: 10 * time.Minute,
+				Debounce: 100 * time.Millisecond, RescanInterval: 10 * time.Minute,
 			},
 			Index: Index{
 				ChunkChars: 1200, ChunkOverlap: 150, ParentChars: 4000,
