@@ -45,6 +45,7 @@ var commands = []command{
 	{"status", "show daemon and per-vault status: ragctl status [-json]", runStatus},
 	{"reindex", "reconcile vaults with disk: ragctl reindex [-vault V] [-wait] [-json] [PATH]", runReindex},
 	{"eval", "measure retrieval quality: ragctl eval (-beir DIR | -vault DIR -qrels FILE) [-json]", runEval},
+	{"bench", "measure the daemon on a copy of a vault: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]", runBench},
 	{"version", "print ragctl's version", runVersion},
 }
 
