@@ -7,7 +7,7 @@ FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/ragd/ragd/daemon.Version=$(VERSION)
 
-.PHONY: build run test vet bench eval fuzz clean
+.PHONY: build run test vet bench bench-watch eval fuzz clean
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragd ./cmd/ragd
@@ -29,6 +29,7 @@ test: vet
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	$(MAKE) eval
+	$(MAKE) bench-watch
 
 eval: build
 	@for set in scifact cranfield; do \
@@ -38,6 +39,14 @@ eval: build
 		else echo "skipping $$set: $(EVAL_DIR)/$$set not found"; fi; \
 	done
 	./bin/ragctl eval -vault docs/example-vault -qrels docs/example-vault-questions.tsv
+
+# The live-watching figures on the larger shared vault: cold start (wall and
+# peak RSS), save → searchable latency, warm restart, idle CPU.
+VAULTS_DIR ?= ../shared/vaults
+bench-watch: build
+	@if [ -d "$(VAULTS_DIR)/obsidian-hub" ]; then \
+		./bin/ragctl bench -vault "$(VAULTS_DIR)/obsidian-hub" -trials 30 -idle 60s; \
+	else echo "skipping: $(VAULTS_DIR)/obsidian-hub not found"; fi
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:
