@@ -25,8 +25,13 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 			return nil, ipc.NotFound("no vault named %q", v)
 		}
 	}
+	for _, ch := range req.Channels {
+		if ch != query.ChannelLexical && ch != query.ChannelGraph {
+			return nil, ipc.BadRequest("unknown channel %q: use %q or %q", ch, query.ChannelLexical, query.ChannelGraph)
+		}
+	}
 	rs, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
-		PathPrefix: req.PathPrefix, NoText: req.NoText})
+		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels})
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +61,8 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	resp := &ipc.StatusResponse{
 		State: ipc.StateIdle, Version: Version, Protocol: ipc.ProtocolVersion, PID: os.Getpid(),
 		StartedAt: d.started, Config: d.cfg.File, DataDir: d.cfg.Daemon.DataDir, Socket: d.cfg.Daemon.Socket,
-		Semantic: "off: ragd runs lexical (BM25) search; semantic search arrives with embedder plugins",
+		Semantic: "off: ragd runs lexical (BM25) and graph search; semantic search arrives with embedder plugins",
+		Graph:    d.graphStatus(),
 	}
 	queued := d.queue.pending("")
 	d.mu.Lock()

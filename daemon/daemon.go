@@ -19,6 +19,7 @@ import (
 	"github.com/ragd/ragd/index/chunk"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query"
+	"github.com/ragd/ragd/watch"
 )
 
 // Version is the ragd version, set at build time with -ldflags.
@@ -107,8 +108,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
-	// Queue the start-up pass before serving, so no client ever sees an
-	// idle daemon that has not reconciled yet.
+	// Watch first, so nothing saved during the start-up pass is missed,
+	// then queue that pass before serving, so no client ever sees an idle
+	// daemon that has not reconciled yet.
+	type started struct {
+		w   *watch.Watcher
+		err error
+	}
+	watchers := make(map[string]started)
+	for name, vs := range d.vaults {
+		if vs.cfg.Watch {
+			w, err := d.newWatcher(name)
+			watchers[name] = started{w, err}
+		}
+	}
 	d.queue.push(&job{trigger: triggerStartup})
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -119,13 +132,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); d.runJobs(workCtx) }()
-	// Watchers start after the start-up pass is queued; changes they see
-	// while it runs are queued behind it.
-	for name, vs := range d.vaults {
-		if vs.cfg.Watch {
-			wg.Add(1)
-			go func() { defer wg.Done(); d.watchVault(workCtx, name) }()
-		}
+	// Changes the watchers see while the start-up pass runs are queued
+	// behind it.
+	for name, st := range watchers {
+		wg.Add(1)
+		go func() { defer wg.Done(); d.watchVault(workCtx, name, st.w, st.err) }()
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()

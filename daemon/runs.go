@@ -18,7 +18,8 @@ func (d *Daemon) beginRun(j *job, vault string) *ipc.Run {
 		// they did something, so an idle daemon does not churn the store.
 		d.saveRun(r)
 	}
-	d.events.publish(ipc.Event{Type: ipc.EventRunStarted, Vault: vault, Run: r})
+	rc := *r // subscribers get a snapshot; r keeps changing
+	d.events.publish(ipc.Event{Type: ipc.EventRunStarted, Vault: vault, Run: &rc})
 	return r
 }
 
@@ -31,7 +32,8 @@ func (d *Daemon) endRun(r *ipc.Run, res ipc.ReindexResult) {
 	if !(quiet && (r.Trigger == triggerWatch || r.Trigger == triggerPeriodic)) {
 		d.saveRun(r)
 	}
-	d.events.publish(ipc.Event{Type: ipc.EventRunFinished, Vault: r.Vault, Run: r, Error: r.Error})
+	rc := *r
+	d.events.publish(ipc.Event{Type: ipc.EventRunFinished, Vault: r.Vault, Run: &rc, Error: r.Error})
 }
 
 func (d *Daemon) saveRun(r *ipc.Run) {

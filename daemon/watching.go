@@ -27,11 +27,20 @@ var (
 // watchVault keeps one vault's watcher running until ctx ends: it turns
 // batches of changes into indexing passes, rescans on overflow, marks the
 // vault offline when its root disappears and resumes when it returns.
-func (d *Daemon) watchVault(ctx context.Context, name string) {
+//
+// The first watcher is created by the caller before the start-up pass
+// runs (first, firstErr), so no change can fall between that pass's scan
+// and the start of watching; later ones are created here before the pass
+// that follows the root's return is queued, for the same reason.
+func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watcher, firstErr error) {
 	vs := d.vaults[name]
 	log := d.log.With("vault", name)
 	for ctx.Err() == nil {
-		w, err := watch.New(vs.cfg.Path, vs.cfg, watch.Options{Debounce: d.cfg.Daemon.Debounce, Logger: log})
+		w, err := first, firstErr
+		if w == nil && err == nil {
+			w, err = d.newWatcher(name)
+		}
+		first, firstErr = nil, nil
 		switch {
 		case errors.Is(err, watch.ErrWatchLimit):
 			log.Warn("cannot watch the vault; falling back to periodic scans", "every", fallbackScanInterval, "err", err)
@@ -46,6 +55,7 @@ func (d *Daemon) watchVault(ctx context.Context, name string) {
 					return
 				}
 				log.Info("vault root is back; reconciling", "path", vs.cfg.Path)
+				first, firstErr = d.newWatcher(name)
 				d.queue.push(&job{trigger: triggerWatch, vault: name})
 				continue
 			}
@@ -70,8 +80,14 @@ func (d *Daemon) watchVault(ctx context.Context, name string) {
 			return
 		}
 		log.Info("vault root is back; reconciling", "path", vs.cfg.Path)
+		first, firstErr = d.newWatcher(name)
 		d.queue.push(&job{trigger: triggerWatch, vault: name})
 	}
+}
+
+func (d *Daemon) newWatcher(name string) (*watch.Watcher, error) {
+	vs := d.vaults[name]
+	return watch.New(vs.cfg.Path, vs.cfg, watch.Options{Debounce: d.cfg.Daemon.Debounce, Logger: d.log.With("vault", name)})
 }
 
 // consume turns batches into passes until ctx ends or the root goes away

@@ -57,12 +57,13 @@ type memIndex struct {
 	docs   map[DocID]*memDoc
 	totLen float64 // sum of weighted chunk lengths
 	live   int
+	graph  graphMem
 
 	accPool sync.Pool
 }
 
-func newMemIndex(p BM25) *memIndex {
-	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc)}
+func newMemIndex(p BM25, terms func(string) []string) *memIndex {
+	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem(terms)}
 }
 
 // addDoc registers a document's chunks; postings are added with

@@ -15,6 +15,8 @@ import (
 //	d/<doc:8>                    → Document (JSON)
 //	c/<doc:8><ord:4>             → Chunk (JSON), child chunks
 //	a/<doc:8><ord:4>             → Parent (JSON), parent sections
+//	g/<doc:8>                    → the doc's graph record (JSON): the names it
+//	                               answers to and its relations (graph.go)
 //	f/<doc:8>                    → the doc's postings block: for each distinct
 //	                               term, per chunk (ord, title tf, heading tf,
 //	                               body tf); then per-chunk field lengths
@@ -35,6 +37,7 @@ const (
 	nsChunk   = 'c'
 	nsParent  = 'a'
 	nsForward = 'f'
+	nsGraph   = 'g'
 )
 
 var (

@@ -19,8 +19,9 @@ type Prepared struct {
 	Chunks  []Chunk
 	Parents []Parent
 
-	fwd forward
-	enc encoded // the values to store, encoded off the write path
+	fwd   forward
+	graph graphRecord
+	enc   encoded // the values to store, encoded off the write path
 }
 
 // encoded holds a Prepared's records as stored bytes. None of them
@@ -31,6 +32,7 @@ type encoded struct {
 	chunks  [][]byte
 	parents [][]byte
 	fwd     []byte
+	graph   []byte
 }
 
 // encode fills p.enc unless it is already filled.
@@ -62,6 +64,9 @@ func (p *Prepared) encode() error {
 	}
 	if p.Doc.Status == StatusOK {
 		e.fwd = encodeForward(&p.fwd)
+		if e.graph, err = json.Marshal(&p.graph); err != nil {
+			return err
+		}
 	}
 	p.enc = e
 	return nil
@@ -143,6 +148,7 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 	for i, t := range p.fwd.terms {
 		p.fwd.postings[i] = byTerm[t]
 	}
+	p.graph = buildGraph(doc.Path, cd, p.Chunks)
 	return p
 }
 

@@ -17,7 +17,7 @@ import (
 
 // schemaVersion is bumped whenever the key layout or a record encoding
 // changes; a store with another version is rebuilt from the vaults.
-const schemaVersion = 1
+const schemaVersion = 2 // 2: graph records (g/)
 
 // ErrLocked is returned by Open when another process holds the data dir.
 var ErrLocked = errors.New("index: data directory is in use by another process")
@@ -80,7 +80,8 @@ func Open(opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
 	}
-	s := &Store{db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New()}
+	an := analyze.New()
+	s := &Store{db: db, log: opts.Logger, mem: newMemIndex(opts.BM25, func(t string) []string { return an.AppendTerms(nil, t) }), an: an}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err
@@ -161,6 +162,21 @@ func (s *Store) load() error {
 			if d.Status == StatusOK {
 				docs[idFromKey(k)] = ident{d.Vault, d.Path, d.Title}
 			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := iterate(txn, nsPrefix(nsGraph), true, func(k, v []byte) error {
+			id := idFromKey(k)
+			d, ok := docs[id]
+			if !ok {
+				return nil
+			}
+			var g graphRecord
+			if err := json.Unmarshal(v, &g); err != nil {
+				return fmt.Errorf("index: graph of %s: %w", id, err)
+			}
+			m.graph.add(id, d.vault, d.path, d.title, &g)
 			return nil
 		}); err != nil {
 			return err

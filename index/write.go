@@ -172,7 +172,7 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 			return nil, ch, err
 		}
 		if fwd != nil {
-			ents = append(ents, entry{key: forwardKey(id), del: true})
+			ents = append(ents, entry{key: forwardKey(id), del: true}, entry{key: docChildPrefix(nsGraph, id), del: true})
 			if old != nil && old.Status == StatusOK {
 				ch.oldOK = true
 				ch.oldTerms = fwd.terms
@@ -204,7 +204,7 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	for i := range p.Parents {
 		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: p.enc.parents[i]})
 	}
-	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd})
+	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
 	return ents, ch, nil
 }
 
@@ -279,8 +279,10 @@ func (s *Store) applyMem(chs []change) {
 	for _, ch := range chs {
 		if ch.oldOK {
 			m.removeDoc(ch.id, ch.oldTerms)
+			m.graph.remove(ch.id)
 		}
 		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
+			m.graph.add(ch.id, ch.vault, ch.path, p.Doc.Title, &p.graph)
 			d := m.addDoc(ch.id, ch.vault, ch.path, p.Doc.Title, &p.fwd)
 			for i, t := range p.fwd.terms {
 				m.addPostings(d, t, p.fwd.postings[i])

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 )
 
@@ -83,6 +84,24 @@ func (c *Client) Events(ctx context.Context, fn func(Event) error) error {
 			return err
 		}
 	}
+}
+
+// Graph runs a graph query.
+func (c *Client) Graph(ctx context.Context, req GraphRequest) (*GraphResponse, error) {
+	v := url.Values{}
+	for k, s := range map[string]string{"vault": req.Vault, "note": req.Note, "entity": req.Entity, "type": req.Type} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if req.Hops > 0 {
+		v.Set("hops", strconv.Itoa(req.Hops))
+	}
+	if req.Limit > 0 {
+		v.Set("limit", strconv.Itoa(req.Limit))
+	}
+	var resp GraphResponse
+	return &resp, c.do(ctx, http.MethodGet, "/v1/graph/"+url.PathEscape(req.Query)+"?"+v.Encode(), nil, &resp)
 }
 
 // Close releases idle connections.

@@ -252,3 +252,19 @@ func TestClientRunsAndEvents(t *testing.T) {
 		t.Fatalf("events = %+v, %v", got, err)
 	}
 }
+
+func TestClientGraph(t *testing.T) {
+	f := &fakeBackend{}
+	c := newClient(t, serve(t, ipc.NewHandler(f, discardLogger())))
+	resp, err := c.Graph(context.Background(), ipc.GraphRequest{Query: ipc.GraphBacklinks, Note: "Restic Backups", Vault: "notes", Hops: 2})
+	if err != nil || len(resp.Links) != 1 || resp.Links[0].Target != "Restic Backups" {
+		t.Fatalf("graph = %+v, %v", resp, err)
+	}
+	if got := f.graphs[0]; got.Query != "backlinks" || got.Note != "Restic Backups" || got.Vault != "notes" || got.Hops != 2 {
+		t.Errorf("request seen = %+v", got)
+	}
+	var ie *ipc.Error
+	if _, err := c.Graph(context.Background(), ipc.GraphRequest{Query: "nope"}); !errors.As(err, &ie) || ie.Status != 404 {
+		t.Errorf("unknown query: %v", err)
+	}
+}

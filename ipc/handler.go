@@ -22,6 +22,7 @@ type Backend interface {
 	Runs(ctx context.Context, limit int) (*RunsResponse, error)
 	// Subscribe returns a stream of events and a function that ends it.
 	Subscribe() (<-chan Event, func())
+	Graph(ctx context.Context, req GraphRequest) (*GraphResponse, error)
 }
 
 // handlerTimeout bounds every request except a reindex that waits.
@@ -36,6 +37,7 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("POST /v1/reindex", h.reindex)
 	mux.HandleFunc("GET /v1/runs", h.runs)
 	mux.HandleFunc("GET /v1/events", h.events)
+	mux.HandleFunc("GET /v1/graph/{query}", h.graph)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -105,6 +107,24 @@ func (h *handler) runs(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	resp, err := h.b.Runs(r.Context(), limit)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) graph(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	req := GraphRequest{Query: r.PathValue("query"), Vault: q.Get("vault"), Note: q.Get("note"),
+		Entity: q.Get("entity"), Type: q.Get("type")}
+	for name, dst := range map[string]*int{"hops": &req.Hops, "limit": &req.Limit} {
+		if s := q.Get(name); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 {
+				h.fail(w, r, BadRequest("%s must be a non-negative number, got %q", name, s))
+				return
+			}
+			*dst = n
+		}
+	}
+	resp, err := h.b.Graph(r.Context(), req)
 	h.reply(w, r, resp, err)
 }
 

@@ -37,6 +37,7 @@ type fakeBackend struct {
 	// events are sent to every subscriber.
 	events    []ipc.Event
 	runLimits []int
+	graphs    []ipc.GraphRequest
 }
 
 func (f *fakeBackend) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
@@ -104,6 +105,16 @@ func (f *fakeBackend) Subscribe() (<-chan ipc.Event, func()) {
 		ch <- ev
 	}
 	return ch, func() {}
+}
+
+func (f *fakeBackend) Graph(ctx context.Context, req ipc.GraphRequest) (*ipc.GraphResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.graphs = append(f.graphs, req)
+	if req.Query == "nope" {
+		return nil, ipc.NotFound("no such graph query %q", req.Query)
+	}
+	return &ipc.GraphResponse{Query: req.Query, Total: 1, Links: []ipc.GraphLink{{Vault: "notes", Source: "a.md", Type: "links_to", Target: req.Note, Line: 3}}}, nil
 }
 
 func (f *fakeBackend) calls() int {

@@ -14,6 +14,9 @@ type SearchRequest struct {
 	// NoText omits result text (for evaluation and pickers that only need
 	// the citation).
 	NoText bool `json:"no_text,omitempty"`
+	// Channels limits retrieval to some channels: "bm25", "graph". Empty
+	// means all.
+	Channels []string `json:"channels,omitempty"`
 }
 
 // SearchResponse is the answer to a search.
@@ -57,6 +60,7 @@ type StatusResponse struct {
 	Socket    string        `json:"socket"`
 	Vaults    []VaultStatus `json:"vaults"`
 	Progress  *Progress     `json:"progress,omitempty"` // while indexing
+	Graph     *GraphStatus  `json:"graph,omitempty"`
 	// Semantic says whether vector search is configured (not yet: lexical
 	// BM25 only) and how to turn it on.
 	Semantic string `json:"semantic"`
@@ -169,4 +173,68 @@ type ReindexResult struct {
 // ErrorResponse is the body of every non-2xx answer.
 type ErrorResponse struct {
 	Error string `json:"error"`
+}
+
+// Graph queries, GET /v1/graph/{query}.
+const (
+	GraphBacklinks  = "backlinks"  // note=NOTE: links pointing at a note
+	GraphLinks      = "links"      // note=NOTE: links a note holds
+	GraphNeighbors  = "neighbors"  // entity=NOTE|#tag, hops=N
+	GraphEntities   = "entities"   // type=note|tag (optional)
+	GraphUnresolved = "unresolved" // links to notes that do not exist
+)
+
+// GraphRequest is a graph query; the fields it needs depend on Query.
+type GraphRequest struct {
+	Query  string `json:"query"`
+	Vault  string `json:"vault,omitempty"`
+	Note   string `json:"note,omitempty"`   // path, file name or alias
+	Entity string `json:"entity,omitempty"` // a note or "#tag"
+	Hops   int    `json:"hops,omitempty"`   // neighbors: 1 (default) to 3
+	Type   string `json:"type,omitempty"`   // entities: "note" or "tag"
+	Limit  int    `json:"limit,omitempty"`  // at most this many rows (default 1000)
+}
+
+// GraphResponse answers a graph query: Links for backlinks, links and
+// unresolved; Entities for neighbors and entities.
+type GraphResponse struct {
+	Query    string        `json:"query"`
+	Links    []GraphLink   `json:"links,omitempty"`
+	Entities []GraphEntity `json:"entities,omitempty"`
+	Total    int           `json:"total"` // rows before Limit
+}
+
+// GraphLink is one relation: a link, embed or tag in a source note.
+type GraphLink struct {
+	Vault       string   `json:"vault"`
+	Source      string   `json:"source"` // path of the note holding it
+	SourceTitle string   `json:"source_title"`
+	Type        string   `json:"type"`   // links_to, embeds, tagged
+	Target      string   `json:"target"` // as written
+	Heading     string   `json:"heading,omitempty"`
+	Block       string   `json:"block,omitempty"`
+	Line        int      `json:"line"` // line of the link in the source
+	Provenance  string   `json:"provenance"`
+	Resolved    []string `json:"resolved,omitempty"` // notes it points at; empty = unresolved
+}
+
+// GraphEntity is a note or tag.
+type GraphEntity struct {
+	Vault    string   `json:"vault"`
+	Type     string   `json:"type"` // note, tag
+	Name     string   `json:"name"`
+	Path     string   `json:"path,omitempty"`
+	Aliases  []string `json:"aliases,omitempty"`
+	Incoming int      `json:"incoming"` // relations pointing at it
+	Hops     int      `json:"hops,omitempty"`
+}
+
+// GraphStatus summarises the entity graph in status.
+type GraphStatus struct {
+	Notes      int    `json:"notes"`
+	Tags       int    `json:"tags"`
+	Relations  int    `json:"relations"`
+	Unresolved int    `json:"unresolved"`
+	Consistent bool   `json:"consistent"`
+	Problem    string `json:"problem,omitempty"`
 }

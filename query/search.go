@@ -19,6 +19,7 @@ import (
 type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
+	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch)
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
 }
 
@@ -29,6 +30,9 @@ type Request struct {
 	Vaults     []string // empty: all vaults
 	PathPrefix string   // vault-relative, slash-separated
 	NoText     bool     // skip loading chunk text
+	// Channels limits retrieval to these channels (ChannelLexical,
+	// ChannelGraph); empty means all.
+	Channels []string
 }
 
 // Result is one ranked chunk with its citation.
@@ -46,11 +50,15 @@ type Result struct {
 
 // Engine runs queries against an Index.
 type Engine struct {
-	ix Index
+	ix  Index
+	opt Options
 }
 
-// NewEngine returns an Engine over ix.
-func NewEngine(ix Index) *Engine { return &Engine{ix: ix} }
+// NewEngine returns an Engine over ix with the default options.
+func NewEngine(ix Index) *Engine { return &Engine{ix: ix, opt: DefaultOptions} }
+
+// WithOptions returns a copy of e using opt.
+func (e *Engine) WithOptions(opt Options) *Engine { return &Engine{ix: e.ix, opt: opt} }
 
 // Terms returns the analysed terms of a query.
 func (e *Engine) Terms(text string) []string { return e.ix.Analyzer().AppendTerms(nil, text) }
@@ -64,7 +72,7 @@ func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	hits := e.ix.Search(terms, req.K, scope(req.Vaults, req.PathPrefix))
+	hits := e.retrieve(terms, req)
 	out := make([]Result, 0, len(hits))
 	for _, h := range hits {
 		out = append(out, Result{Ref: h.Ref, Vault: h.Vault, Path: h.Path, Title: h.Title,

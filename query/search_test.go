@@ -15,6 +15,7 @@ type fakeIndex struct {
 	an      *analyze.Analyzer
 	hits    []index.Hit
 	records map[index.ChunkRef]index.Chunk
+	graph   []index.Hit
 	terms   []string
 	filter  index.Filter
 }
@@ -33,6 +34,16 @@ func (f *fakeIndex) Search(terms []string, k int, filter index.Filter) []index.H
 		out = out[:k]
 	}
 	return out
+}
+
+func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch) {
+	var out []index.Hit
+	for _, h := range f.graph {
+		if filter == nil || filter(h.Vault, h.Path) {
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }
 
 func (f *fakeIndex) Chunks(refs []index.ChunkRef) ([]index.Chunk, error) {
@@ -97,5 +108,34 @@ func TestStopWordOnlyQueryFindsNothing(t *testing.T) {
 	rs, err := NewEngine(newFake()).Search(context.Background(), Request{Text: "the and of", K: 10})
 	if err != nil || len(rs) != 0 {
 		t.Fatalf("results = %+v, %v", rs, err)
+	}
+}
+
+func TestGraphChannelIsFusedWithLexical(t *testing.T) {
+	f := newFake()
+	d := index.ChunkRef{Doc: 4}
+	// The graph channel ranks c first and brings d, which BM25 missed.
+	f.graph = []index.Hit{
+		{Ref: index.ChunkRef{Doc: 3, Ord: 2}, Vault: "notes", Path: "projects/c.md", Score: 1},
+		{Ref: d, Vault: "notes", Path: "d.md", Score: 0.5},
+	}
+	e := NewEngine(f).WithOptions(Options{LexicalWeight: 1, GraphWeight: 1, RRFK: 60, Depth: 10})
+	rs, err := e.Search(context.Background(), Request{Text: "x", K: 10, NoText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Path)
+	}
+	// c: 1/63 + 1/61 beats a: 1/61; d (graph only, rank 2) beats b (lexical rank 2)? equal weights, tie → first list order.
+	want := []string{"projects/c.md", "a.md", "projects/b.md", "d.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("fused = %v, want %v", got, want)
+	}
+	// Lexical only: the graph channel is not consulted.
+	rs, _ = e.Search(context.Background(), Request{Text: "x", K: 10, NoText: true, Channels: []string{ChannelLexical}})
+	if len(rs) != 3 || rs[0].Path != "a.md" || rs[0].Score != 3 {
+		t.Fatalf("lexical only = %+v", rs)
 	}
 }

@@ -73,6 +73,18 @@ func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 		if _, err := os.Lstat(start); err != nil {
 			return nil, nil // gone: the caller removes what was indexed there
 		}
+		// Never leave the vault through a symlinked folder on the way.
+		if parent, err := filepath.EvalSymlinks(filepath.Dir(start)); err != nil || !inside(realRoot, parent) {
+			return nil, nil
+		}
+		if fi, err := os.Lstat(start); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if target, err := filepath.EvalSymlinks(start); err != nil || !inside(realRoot, target) {
+				return nil, nil
+			}
+			if fi, err := os.Stat(start); err == nil && fi.IsDir() {
+				return nil, nil // links to folders are never followed
+			}
+		}
 	}
 	var files []File
 	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {

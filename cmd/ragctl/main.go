@@ -33,6 +33,9 @@ const (
 type env struct {
 	stdout, stderr io.Writer
 	socket         string
+	// isTTY says stdout is a terminal: live views then redraw in place
+	// with ANSI escape sequences instead of printing plain lines.
+	isTTY bool
 }
 
 type command struct {
@@ -42,8 +45,11 @@ type command struct {
 
 var commands = []command{
 	{"search", "search the vaults: ragctl search [-k N] [-vault V] [-path P] [-json] QUERY", runSearch},
-	{"status", "show daemon and per-vault status: ragctl status [-json]", runStatus},
+	{"status", "show daemon and per-vault status: ragctl status [-watch | -json]", runStatus},
 	{"reindex", "reconcile vaults with disk: ragctl reindex [-vault V] [-wait] [-json] [PATH]", runReindex},
+	{"runs", "list recent ingestion runs: ragctl runs [-n N] [-json]", runRuns},
+	{"events", "follow indexing events until interrupted: ragctl events [-json]", runEvents},
+	{"graph", "query the entity graph: ragctl graph (backlinks NOTE | links NOTE | neighbors ENTITY | entities | unresolved) [-vault V] [-json]", runGraph},
 	{"eval", "measure retrieval quality: ragctl eval (-beir DIR | -vault DIR -qrels FILE) [-json]", runEval},
 	{"bench", "measure the daemon on a copy of a vault: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]", runBench},
 	{"version", "print ragctl's version", runVersion},
@@ -51,12 +57,20 @@ var commands = []command{
 
 func main() {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stdout))
 	cancel()
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// run parses the global flags and runs the subcommand named in args; isTTY
+// says whether stdout is a terminal.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, isTTY bool) int {
 	global := flag.NewFlagSet("ragctl", flag.ContinueOnError)
 	global.SetOutput(stderr)
 	socket := global.String("socket", "", "ragd socket (default $RAGD_SOCKET, then the configured or default socket)")
@@ -69,7 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	e := &env{stdout: stdout, stderr: stderr, socket: *socket}
+	e := &env{stdout: stdout, stderr: stderr, socket: *socket, isTTY: isTTY}
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(ctx, e, args[1:])

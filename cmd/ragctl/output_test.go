@@ -101,13 +101,13 @@ func sampleStatus() *ipc.StatusResponse {
 			{
 				Name: "notes", Path: "/home/u/notes", Online: true, Documents: 1234, Chunks: 56789, Failed: 3,
 				FailedFiles:   []ipc.FailedFile{{Path: "big.md", Error: "file is 80 MB, over max_file_mb 50"}},
-				LastReconcile: ago(90 * time.Second),
+				LastReconcile: ago(90 * time.Second), Watching: "watching",
 			},
 			{
 				Name: "usb", Path: "/media/usb/vault", Online: false, Documents: 7, Chunks: 20,
-				LastReconcile: ago(48 * time.Hour), LastError: "vault root is missing",
+				LastReconcile: ago(48 * time.Hour), LastError: "vault root is missing", Watching: "offline",
 			},
-			{Name: "new", Path: "/home/u/new", Online: true},
+			{Name: "new", Path: "/home/u/new", Online: true, Watching: "polling"},
 		},
 	}
 }
@@ -119,6 +119,13 @@ func TestPrintStatusGolden(t *testing.T) {
 	indexing.Progress = &ipc.Progress{Vault: "notes", Total: 120, Done: 45}
 	indexing.Vaults = indexing.Vaults[:1]
 	indexing.Vaults[0].Failed = 1
+	indexing.Vaults[0].Queued = 2
+	indexing.Vaults[0].Watching = "off"
+
+	// A daemon that does not report watch modes shows "-".
+	old := sampleStatus()
+	old.Vaults = old.Vaults[2:]
+	old.Vaults[0].Watching = ""
 
 	empty := sampleStatus()
 	empty.Vaults = nil
@@ -130,6 +137,7 @@ func TestPrintStatusGolden(t *testing.T) {
 		{"status.golden", sampleStatus()},
 		{"status-indexing.golden", indexing},
 		{"status-no-vaults.golden", empty},
+		{"status-no-watching.golden", old},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,6 +174,17 @@ type fakeBackend struct {
 	searches []ipc.SearchRequest
 	results  []ipc.Result
 	reindex  *ipc.ReindexResponse
+	// reindexDelay makes Reindex take that long, for progress displays.
+	reindexDelay time.Duration
+	// statuses are answered in turn, the last one repeatedly; sampleStatus
+	// when empty.
+	statuses []*ipc.StatusResponse
+	runs     []ipc.Run
+	runLimit int // the limit of the last Runs call
+	// events are sent to each subscriber, and the stream then ends if
+	// closeEvents is set (as when the daemon shuts down).
+	events      []ipc.Event
+	closeEvents bool
 }
 
 func (f *fakeBackend) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
@@ -181,10 +200,27 @@ func (f *fakeBackend) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.S
 }
 
 func (f *fakeBackend) Status(ctx context.Context) (*ipc.StatusResponse, error) {
-	return sampleStatus(), nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.statuses) == 0 {
+		return sampleStatus(), nil
+	}
+	st := f.statuses[0]
+	if len(f.statuses) > 1 {
+		f.statuses = f.statuses[1:]
+	}
+	return st, nil
 }
 
 func (f *fakeBackend) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.ReindexResponse, error) {
+	f.mu.Lock()
+	delay := f.reindexDelay
+	f.mu.Unlock()
+	select {
+	case <-time.After(delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.reindex != nil {
@@ -194,11 +230,27 @@ func (f *fakeBackend) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc
 }
 
 func (f *fakeBackend) Runs(ctx context.Context, limit int) (*ipc.RunsResponse, error) {
-	return &ipc.RunsResponse{}, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runLimit = limit
+	return &ipc.RunsResponse{Runs: f.runs[:min(limit, len(f.runs))]}, nil
+}
+
+func (f *fakeBackend) Graph(ctx context.Context, req ipc.GraphRequest) (*ipc.GraphResponse, error) {
+	return &ipc.GraphResponse{Query: req.Query}, nil
 }
 
 func (f *fakeBackend) Subscribe() (<-chan ipc.Event, func()) {
-	return make(chan ipc.Event), func() {}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ch := make(chan ipc.Event, len(f.events))
+	for _, ev := range f.events {
+		ch <- ev
+	}
+	if f.closeEvents {
+		close(ch)
+	}
+	return ch, func() {}
 }
 
 func (f *fakeBackend) lastSearch() ipc.SearchRequest {
@@ -251,14 +303,47 @@ func isolate(t *testing.T) string {
 	return dir
 }
 
+// runCmd runs ragctl with args, stdout not a terminal.
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runCmdUntil(t, false, nil, args...)
+}
+
+// runCmdUntil runs ragctl with args, stdout a terminal if tty is set. If
+// until is not nil, the context is cancelled (like SIGINT) as soon as
+// until(stdout so far) holds; the test fails if that never happens.
+func runCmdUntil(t *testing.T, tty bool, until func(stdout string) bool, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	var out, errb bytes.Buffer
-	code = run(ctx, args, &out, &errb)
+	out := &cancelWriter{until: until, cancel: cancel}
+	var errb bytes.Buffer
+	code = run(ctx, args, out, &errb, tty)
+	if until != nil && !out.met {
+		t.Errorf("%q: the expected output never came: %q (stderr %q)", args, out.String(), errb.String())
+	}
 	return code, out.String(), errb.String()
 }
+
+// cancelWriter collects output and calls cancel once until holds for it.
+// It does not embed the buffer, whose WriteString would bypass Write.
+type cancelWriter struct {
+	buf    bytes.Buffer
+	until  func(string) bool
+	cancel context.CancelFunc
+	met    bool
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	n, err := w.buf.Write(p)
+	if w.until != nil && !w.met && w.until(w.buf.String()) {
+		w.met = true
+		w.cancel()
+	}
+	return n, err
+}
+
+func (w *cancelWriter) String() string { return w.buf.String() }
 
 func TestRunUsageErrors(t *testing.T) {
 	isolate(t)
@@ -278,6 +363,13 @@ func TestRunUsageErrors(t *testing.T) {
 		{"search unknown flag", []string{"search", "--top", "3", "x"}, "flag provided but not defined: -top"},
 		{"reindex two paths", []string{"reindex", "a", "b"}, "usage: ragctl reindex"},
 		{"status unknown flag", []string{"status", "-verbose"}, "flag provided but not defined"},
+		{"status watch and json", []string{"status", "-watch", "-json"}, "usage: ragctl status"},
+		{"runs zero", []string{"runs", "-n", "0"}, "usage: ragctl runs"},
+		{"runs over max", []string{"runs", "-n", "1001"}, "usage: ragctl runs"},
+		{"runs bad n", []string{"runs", "-n", "all"}, `invalid value "all" for flag -n`},
+		{"runs argument", []string{"runs", "notes"}, "usage: ragctl runs"},
+		{"events argument", []string{"events", "notes"}, "usage: ragctl events"},
+		{"events unknown flag", []string{"events", "-follow"}, "flag provided but not defined: -follow"},
 		{"eval without source", []string{"eval"}, "usage: ragctl eval"},
 		{"eval with both sources", []string{"eval", "-beir", "d", "-vault", "v", "-qrels", "q"}, "usage: ragctl eval"},
 		{"eval vault without qrels", []string{"eval", "-vault", "v"}, "usage: ragctl eval"},
@@ -324,19 +416,27 @@ func TestRunUnreachable(t *testing.T) {
 		{"search", "-socket", sock, "--json", "restic"},
 		{"-socket", sock, "status"},
 		{"-socket", sock, "reindex", "-wait"},
+		{"-socket", sock, "status", "-watch"},
+		{"-socket", sock, "runs"},
+		{"runs", "-socket", sock, "-n", "5", "-json"},
+		{"-socket", sock, "events"},
+		{"-socket", sock, "events", "-json"},
 		// Without -socket, $RAGD_SOCKET is used (nothing listens there).
 		{"status", "--json"},
 	}
-	for _, args := range tests {
-		code, stdout, stderr := runCmd(t, args...)
-		if code != exitUnreachable {
-			t.Errorf("%q: exit %d, want %d", args, code, exitUnreachable)
-		}
-		if !strings.Contains(stderr, "ragd is not running") || !strings.Contains(stderr, "start it with") {
-			t.Errorf("%q: stderr %q does not say ragd is not running", args, stderr)
-		}
-		if stdout != "" {
-			t.Errorf("%q: stdout %q", args, stdout)
+	// On a terminal too: live views draw nothing before the daemon answers.
+	for _, tty := range []bool{false, true} {
+		for _, args := range tests {
+			code, stdout, stderr := runCmdUntil(t, tty, nil, args...)
+			if code != exitUnreachable {
+				t.Errorf("%q (tty %v): exit %d, want %d", args, tty, code, exitUnreachable)
+			}
+			if !strings.Contains(stderr, "ragd is not running") || !strings.Contains(stderr, "start it with") {
+				t.Errorf("%q (tty %v): stderr %q does not say ragd is not running", args, tty, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("%q (tty %v): stdout %q", args, tty, stdout)
+			}
 		}
 	}
 }

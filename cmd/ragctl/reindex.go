@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/ragd/ragd/ipc"
 )
 
+// runReindex asks for a pass and, with -wait, prints what it did.
 func runReindex(ctx context.Context, e *env, args []string) int {
 	fs := e.flags("reindex")
 	vault := fs.String("vault", "", "reindex only this vault")
@@ -22,7 +25,13 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 	req := ipc.ReindexRequest{Vault: *vault, Path: fs.Arg(0), Wait: *wait}
 	c := e.client()
 	defer c.Close()
-	resp, err := c.Reindex(ctx, req)
+	var resp *ipc.ReindexResponse
+	var err error
+	if *wait && e.isTTY {
+		resp, err = reindexWithProgress(ctx, e.stdout, c, req)
+	} else {
+		resp, err = c.Reindex(ctx, req)
+	}
 	if err != nil {
 		return e.fail(err)
 	}
@@ -44,4 +53,63 @@ func runReindex(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	return code
+}
+
+// reindexWithProgress runs a waited reindex and, until it returns, polls
+// the daemon's status to draw the running pass's progress bar on one
+// terminal line, erased before returning. Nothing is drawn before the
+// first poll, so a call that fails at once leaves the output empty.
+func reindexWithProgress(ctx context.Context, w io.Writer, c *ipc.Client, req ipc.ReindexRequest) (*ipc.ReindexResponse, error) {
+	type result struct {
+		resp *ipc.ReindexResponse
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := c.Reindex(ctx, req)
+		done <- result{resp, err}
+	}()
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	drawn := ""
+	for {
+		select {
+		case r := <-done:
+			if drawn != "" {
+				io.WriteString(w, "\r"+ansiEraseLine)
+			}
+			return r.resp, r.err
+		case <-tick.C:
+		}
+		st, err := c.Status(ctx)
+		if err != nil {
+			continue // the reindex call reports the error
+		}
+		if line := reindexLine(st); line != drawn {
+			io.WriteString(w, "\r"+line+ansiEraseLine)
+			drawn = line
+		}
+	}
+}
+
+// reindexLine is the one-line progress of reindex -wait:
+//
+//	notes  [########............]  1234/6571 files  412/s  ETA 13s
+func reindexLine(st *ipc.StatusResponse) string {
+	p := st.Progress
+	if p == nil {
+		return "waiting for the pass to start…"
+	}
+	vault := p.Vault
+	if vault == "" {
+		vault = "all vaults"
+	}
+	if r := []rune(vault); len(r) > 16 {
+		vault = string(r[:15]) + "…"
+	}
+	line := []rune(vault + "  " + progressBar(lineBarWidth, p))
+	if len(line) > 79 {
+		line = line[:79] // a wrapped line would defeat the carriage return
+	}
+	return string(line)
 }

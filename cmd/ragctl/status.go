@@ -10,14 +10,23 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
+// runStatus prints the daemon's status once, as JSON, or live (-watch).
 func runStatus(ctx context.Context, e *env, args []string) int {
 	fs := e.flags("status")
 	asJSON := fs.Bool("json", false, "print JSON")
+	watch := fs.Bool("watch", false, "refresh until interrupted")
 	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if *watch && *asJSON {
+		fmt.Fprintln(e.stderr, "usage: ragctl status [-watch | -json] (`ragctl events -json` streams changes as JSON)")
 		return exitUsage
 	}
 	c := e.client()
 	defer c.Close()
+	if *watch {
+		return watchStatus(ctx, e, c)
+	}
 	st, err := c.Status(ctx)
 	if err != nil {
 		return e.fail(err)
@@ -30,13 +39,10 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
+// printStatus writes the human-readable status: the daemon line, its
+// paths, the per-vault table and each vault's errors and skipped files.
 func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
-	state := st.State
-	if p := st.Progress; p != nil && p.Total > 0 {
-		state = fmt.Sprintf("%s (%d/%d files)", state, p.Done, p.Total)
-	}
-	fmt.Fprintf(w, "ragd %s, protocol %d, pid %d, up %s: %s\n", st.Version, st.Protocol, st.PID,
-		now.Sub(st.StartedAt).Round(time.Second), state)
+	fmt.Fprintln(w, statusHeader(st, now))
 	if st.Config != "" {
 		fmt.Fprintf(w, "config:   %s\n", st.Config)
 	}
@@ -45,19 +51,7 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 		fmt.Fprintln(w, "no vaults configured: add a [[vault]] table to ragd.toml")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "VAULT\tDOCS\tCHUNKS\tFAILED\tLAST SCAN\t")
-	for _, v := range st.Vaults {
-		last := "never"
-		if v.LastReconcile != nil {
-			last = now.Sub(*v.LastReconcile).Round(time.Second).String() + " ago"
-		}
-		if !v.Online {
-			last = "OFFLINE"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", v.Name, v.Documents, v.Chunks, v.Failed, last)
-	}
-	tw.Flush()
+	printVaultTable(w, st, now)
 	for _, v := range st.Vaults {
 		fmt.Fprintf(w, "\n%s: %s\n", v.Name, v.Path)
 		if v.LastError != "" {
@@ -70,4 +64,36 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 			fmt.Fprintf(w, "  … and %d more (ragctl status -json lists them)\n", v.Failed-len(v.FailedFiles))
 		}
 	}
+}
+
+// statusHeader is the first status line: version, pid, uptime and state.
+func statusHeader(st *ipc.StatusResponse, now time.Time) string {
+	state := st.State
+	if p := st.Progress; p != nil && p.Total > 0 {
+		state = fmt.Sprintf("%s (%d/%d files)", state, p.Done, p.Total)
+	}
+	return fmt.Sprintf("ragd %s, protocol %d, pid %d, up %s: %s", st.Version, st.Protocol, st.PID,
+		now.Sub(st.StartedAt).Round(time.Second), state)
+}
+
+// printVaultTable writes one row per vault: counts, watch mode, queued
+// passes and the time of the last full scan.
+func printVaultTable(w io.Writer, st *ipc.StatusResponse, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "VAULT\tDOCS\tCHUNKS\tFAILED\tWATCH\tQUEUED\tLAST SCAN\t")
+	for _, v := range st.Vaults {
+		last := "never"
+		if v.LastReconcile != nil {
+			last = now.Sub(*v.LastReconcile).Round(time.Second).String() + " ago"
+		}
+		if !v.Online {
+			last = "OFFLINE"
+		}
+		watching := v.Watching
+		if watching == "" {
+			watching = "-" // a daemon that does not report it
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\t\n", v.Name, v.Documents, v.Chunks, v.Failed, watching, v.Queued, last)
+	}
+	tw.Flush()
 }

@@ -1,0 +1,145 @@
+package index
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ragd/ragd/index/chunk"
+)
+
+// The entity graph of a vault is built from what its notes already say:
+// every note is an entity (named by its path, its file name and its
+// aliases), every tag is an entity, and every [[wikilink]], embed,
+// Markdown link to a local note, #tag and link-valued frontmatter field is
+// a relation whose mention is the chunk that holds it.
+//
+// Like the postings, a document's part of the graph is stored in one
+// record, g/<doc>, written and deleted in the same transaction as its
+// chunks, so a note's entities, mentions and relations can never be
+// orphaned or duplicated. Relations point at a normalised target *name*,
+// not at a resolved document: resolution happens when the graph is read,
+// so a link to a note that does not exist yet stays unresolved until the
+// note appears, and a renamed note's old links become unresolved (or
+// re-resolve through an alias) without rewriting any other document.
+
+// Relation types.
+const (
+	RelLinksTo = "links_to"
+	RelEmbeds  = "embeds"
+	RelTagged  = "tagged"
+)
+
+// Entity types.
+const (
+	EntityNote = "note"
+	EntityTag  = "tag"
+)
+
+// Relation is one outgoing edge of a note.
+type Relation struct {
+	Type       string  `json:"type"`
+	Target     string  `json:"target"` // normalised key: a note name or path, or "#tag"
+	Raw        string  `json:"raw"`    // the target as written
+	Heading    string  `json:"heading,omitempty"`
+	Block      string  `json:"block,omitempty"`
+	Alias      string  `json:"alias,omitempty"`
+	Field      string  `json:"field,omitempty"` // frontmatter key, for frontmatter relations
+	Chunk      int     `json:"chunk"`           // ordinal of the chunk holding the mention; -1 outside any chunk
+	Line       int     `json:"line"`            // 1-based line of the mention (0 if unknown)
+	Start      int     `json:"start"`           // byte span of the mention in the file
+	End        int     `json:"end"`
+	Confidence float64 `json:"confidence"`
+	Provenance string  `json:"provenance"` // wikilink, embed, markdown, tag, frontmatter
+}
+
+// graphRecord is the g/<doc> value.
+type graphRecord struct {
+	Names     []string   `json:"names"` // normalised keys the note answers to
+	Relations []Relation `json:"relations,omitempty"`
+}
+
+// NameKey normalises a note name, path or link target for lookup: slash
+// path, no ".md", lower case, single spaces, no surrounding space or slash.
+func NameKey(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\\", "/"))
+	if strings.HasSuffix(strings.ToLower(s), ".md") {
+		s = s[:len(s)-3]
+	}
+	s = strings.Trim(s, "/ ")
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// TagKey is the key of a tag entity: "#" and the lower-cased tag.
+func TagKey(tag string) string {
+	return "#" + strings.ToLower(strings.Trim(strings.TrimPrefix(strings.TrimSpace(tag), "#"), "/"))
+}
+
+// noteNames are the keys a note answers to: its path and file name
+// without extension, and its aliases.
+func noteNames(rel string, aliases []string) []string {
+	names := []string{NameKey(rel), NameKey(path.Base(rel))}
+	if ext := path.Ext(rel); ext != "" && !strings.EqualFold(ext, ".md") {
+		// a .txt note is linked to with its extension
+		names = append(names, NameKey(strings.TrimSuffix(rel, ext)), NameKey(strings.TrimSuffix(path.Base(rel), ext)))
+	}
+	for _, a := range aliases {
+		if k := NameKey(a); k != "" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return compactStrings(names)
+}
+
+func compactStrings(xs []string) []string {
+	out := xs[:0]
+	for i, x := range xs {
+		if x != "" && (i == 0 || x != xs[i-1]) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// buildGraph turns the links the chunker found into the note's relations.
+func buildGraph(rel string, cd *chunk.Document, chunks []Chunk) graphRecord {
+	return graphRecord{Names: noteNames(rel, cd.Aliases), Relations: relations(rel, cd, chunks)}
+}
+
+func isMarkdownLinkPath(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
+
+// locate finds the chunk holding byte offset off and the line of off.
+func locate(chunks []Chunk, off int) (ord, line int) {
+	for i, c := range chunks {
+		if off >= c.Start && off < c.End {
+			return i, c.LineStart + strings.Count(c.Text[:off-c.Start], "\n")
+		}
+	}
+	return -1, 0
+}
+
+// isAttachment reports a target that names a non-note file (an image, a
+// PDF): such links are kept in the graph but never listed as unresolved,
+// since ragd does not index those files.
+func isAttachment(target string) bool {
+	ext := strings.ToLower(path.Ext(target))
+	switch ext {
+	case "", ".md", ".markdown", ".txt":
+		return false
+	}
+	if len(ext) > 6 {
+		return false
+	}
+	letter := false
+	for _, c := range ext[1:] {
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}

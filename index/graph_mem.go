@@ -1,0 +1,168 @@
+package index
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// graphDoc is a searchable note's part of the in-memory graph.
+type graphDoc struct {
+	vault, path, title string
+	names              []string
+	rels               []Relation
+}
+
+// inRef is an incoming edge: relation rel of document src.
+type inRef struct {
+	src DocID
+	rel int
+}
+
+// graphMem is the in-memory graph: names and incoming edges per vault,
+// rebuilt from the g/ records at open and kept in step with every write.
+// It is guarded by memIndex.mu.
+type graphMem struct {
+	docs  map[DocID]*graphDoc
+	names map[string]map[string][]DocID // vault → name key → notes
+	in    map[string]map[string][]inRef // vault → target key → edges
+	// stems maps the analysed form of every note name, alias and tag
+	// ("restic backup") to the entity keys it names (a note's path key, or
+	// "#tag"), per vault: how the graph channel finds entities in a query.
+	stems map[string]map[string][]string
+	terms func(string) []string // the index's analyzer
+}
+
+func newGraphMem(terms func(string) []string) graphMem {
+	return graphMem{docs: make(map[DocID]*graphDoc), names: make(map[string]map[string][]DocID),
+		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string), terms: terms}
+}
+
+// stemKey is the analysed form of a name: its terms joined by spaces.
+func (g *graphMem) stemKey(name string) string {
+	return strings.Join(g.terms(strings.NewReplacer("/", " ", "-", " ", "_", " ").Replace(name)), " ")
+}
+
+func (g *graphMem) addStem(vault, name, entity string) {
+	k := g.stemKey(name)
+	if k == "" {
+		return
+	}
+	m := g.stems[vault]
+	if m == nil {
+		m = make(map[string][]string)
+		g.stems[vault] = m
+	}
+	if !slices.Contains(m[k], entity) {
+		m[k] = append(m[k], entity)
+	}
+}
+
+func (g *graphMem) dropStem(vault, name, entity string) {
+	k := g.stemKey(name)
+	m := g.stems[vault]
+	if m == nil {
+		return
+	}
+	m[k] = slices.DeleteFunc(m[k], func(e string) bool { return e == entity })
+	if len(m[k]) == 0 {
+		delete(m, k)
+	}
+}
+
+// spokenNames are the names a person would use for a note: its file name
+// without extension, its title and its aliases (not its folder path).
+func (d *graphDoc) spokenNames() []string {
+	names := []string{strings.TrimSuffix(path.Base(d.path), path.Ext(d.path)), d.title}
+	base, self := NameKey(path.Base(d.path)), NameKey(d.path)
+	for _, n := range d.names {
+		if n != base && n != self {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
+	d := &graphDoc{vault: vault, path: path, title: title, names: rec.Names, rels: rec.Relations}
+	g.docs[id] = d
+	names := g.names[vault]
+	if names == nil {
+		names = make(map[string][]DocID)
+		g.names[vault] = names
+	}
+	for _, n := range d.names {
+		names[n] = append(names[n], id)
+	}
+	in := g.in[vault]
+	if in == nil {
+		in = make(map[string][]inRef)
+		g.in[vault] = in
+	}
+	for i, r := range d.rels {
+		if r.Type == RelTagged && len(in[r.Target]) == 0 {
+			g.addStem(vault, r.Target[1:], r.Target)
+		}
+		in[r.Target] = append(in[r.Target], inRef{id, i})
+	}
+	for _, n := range d.spokenNames() {
+		g.addStem(vault, n, NameKey(path))
+	}
+}
+
+func (g *graphMem) remove(id DocID) {
+	d := g.docs[id]
+	if d == nil {
+		return
+	}
+	delete(g.docs, id)
+	names := g.names[d.vault]
+	for _, n := range d.names {
+		names[n] = without(names[n], id)
+		if len(names[n]) == 0 {
+			delete(names, n)
+		}
+	}
+	for _, n := range d.spokenNames() {
+		g.dropStem(d.vault, n, NameKey(d.path))
+	}
+	in := g.in[d.vault]
+	for _, r := range d.rels {
+		if len(in[r.Target]) == 0 {
+			continue
+		}
+		refs := in[r.Target][:0]
+		for _, e := range in[r.Target] {
+			if e.src != id {
+				refs = append(refs, e)
+			}
+		}
+		if len(refs) == 0 {
+			delete(in, r.Target)
+			if r.Type == RelTagged {
+				g.dropStem(d.vault, r.Target[1:], r.Target)
+			}
+		} else {
+			in[r.Target] = refs
+		}
+	}
+}
+
+func without(ids []DocID, id DocID) []DocID {
+	out := ids[:0]
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// resolve returns the notes a target key names in a vault. A tag key
+// resolves to nothing (tags are entities of their own).
+func (g *graphMem) resolve(vault, target string) []DocID {
+	if len(target) > 0 && target[0] == '#' {
+		return nil
+	}
+	return g.names[vault][target]
+}

@@ -1,0 +1,348 @@
+package index
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// LinkRef is a relation seen from a graph query.
+type LinkRef struct {
+	Vault       string
+	Source      string // path of the note that holds the link
+	SourceTitle string
+	Relation
+	Resolved []string // paths of the notes the target resolves to (none: unresolved)
+}
+
+// EntityInfo describes a note or tag entity.
+type EntityInfo struct {
+	Vault    string
+	Key      string // name key of a note, "#tag" for a tag
+	Type     string // EntityNote or EntityTag
+	Name     string // title of a note, tag as written (lower case) for a tag
+	Path     string // note path ("" for tags)
+	Aliases  []string
+	Incoming int // relations pointing at it
+	Hops     int // for Neighbors: distance from the start
+}
+
+// ErrNoSuchNote is returned when a graph query names no indexed note.
+type ErrNoSuchNote struct{ Name string }
+
+func (e *ErrNoSuchNote) Error() string { return fmt.Sprintf("no indexed note is named %q", e.Name) }
+
+// findNote resolves a note argument (path, file name or alias, in any
+// vault unless vault is set). Callers hold m.mu.
+func (m *memIndex) findNote(vault, name string) ([]DocID, error) {
+	key := NameKey(name)
+	var ids []DocID
+	for v, names := range m.graph.names {
+		if vault == "" || v == vault {
+			ids = append(ids, names[key]...)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, &ErrNoSuchNote{name}
+	}
+	sort.Slice(ids, func(i, j int) bool { return m.graph.docs[ids[i]].path < m.graph.docs[ids[j]].path })
+	return ids, nil
+}
+
+func (m *memIndex) linkRef(src DocID, r Relation) LinkRef {
+	d := m.graph.docs[src]
+	l := LinkRef{Vault: d.vault, Source: d.path, SourceTitle: d.title, Relation: r}
+	for _, id := range m.graph.resolve(d.vault, r.Target) {
+		l.Resolved = append(l.Resolved, m.graph.docs[id].path)
+	}
+	sort.Strings(l.Resolved)
+	return l
+}
+
+// Backlinks lists the relations of other notes (and the note itself) that
+// point at the named note, through any of its names.
+func (s *Store) Backlinks(vault, note string) ([]LinkRef, error) {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	ids, err := m.findNote(vault, note)
+	if err != nil {
+		return nil, err
+	}
+	var out []LinkRef
+	for _, id := range ids {
+		d := m.graph.docs[id]
+		seen := make(map[inRef]bool)
+		for _, n := range d.names {
+			for _, e := range m.graph.in[d.vault][n] {
+				if !seen[e] {
+					seen[e] = true
+					out = append(out, m.linkRef(e.src, m.graph.docs[e.src].rels[e.rel]))
+				}
+			}
+		}
+	}
+	sortLinks(out)
+	return out, nil
+}
+
+// Links lists the relations held by the named note.
+func (s *Store) Links(vault, note string) ([]LinkRef, error) {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	ids, err := m.findNote(vault, note)
+	if err != nil {
+		return nil, err
+	}
+	var out []LinkRef
+	for _, id := range ids {
+		for _, r := range m.graph.docs[id].rels {
+			out = append(out, m.linkRef(id, r))
+		}
+	}
+	return out, nil
+}
+
+// Unresolved lists links to notes that do not exist (attachments and tags
+// excluded), in vault ("" for all).
+func (s *Store) Unresolved(vault string) []LinkRef {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []LinkRef
+	for id, d := range m.graph.docs {
+		if vault != "" && d.vault != vault {
+			continue
+		}
+		for _, r := range d.rels {
+			if r.Type == RelTagged || isAttachment(r.Raw) || len(m.graph.resolve(d.vault, r.Target)) > 0 {
+				continue
+			}
+			out = append(out, m.linkRef(id, r))
+		}
+	}
+	sortLinks(out)
+	return out
+}
+
+func sortLinks(ls []LinkRef) {
+	sort.Slice(ls, func(i, j int) bool {
+		a, b := ls[i], ls[j]
+		if a.Vault != b.Vault {
+			return a.Vault < b.Vault
+		}
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		return a.Start < b.Start
+	})
+}
+
+// Entities lists notes and tags (typ "" for both) in vault ("" for all),
+// most referenced first.
+func (s *Store) Entities(vault, typ string) []EntityInfo {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []EntityInfo
+	if typ == "" || typ == EntityNote {
+		for id, d := range m.graph.docs {
+			if vault == "" || d.vault == vault {
+				out = append(out, m.noteInfo(id))
+			}
+		}
+	}
+	if typ == "" || typ == EntityTag {
+		for v, in := range m.graph.in {
+			if vault != "" && v != vault {
+				continue
+			}
+			for target, refs := range in {
+				if strings.HasPrefix(target, "#") {
+					out = append(out, EntityInfo{Vault: v, Key: target, Type: EntityTag, Name: target[1:], Incoming: len(refs)})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Incoming != out[j].Incoming {
+			return out[i].Incoming > out[j].Incoming
+		}
+		return out[i].Vault+out[i].Key < out[j].Vault+out[j].Key
+	})
+	return out
+}
+
+func (m *memIndex) noteInfo(id DocID) EntityInfo {
+	d := m.graph.docs[id]
+	e := EntityInfo{Vault: d.vault, Key: NameKey(d.path), Type: EntityNote, Name: d.title, Path: d.path}
+	base := NameKey(path.Base(d.path))
+	for _, n := range d.names {
+		if n != e.Key && n != base {
+			e.Aliases = append(e.Aliases, n)
+		}
+		e.Incoming += len(m.graph.in[d.vault][n])
+	}
+	return e
+}
+
+// Neighbors walks up to hops links (either direction) from an entity: a
+// note (by path, name or alias) or a tag ("#tag").
+func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	type node struct {
+		vault, key string // key is a note's path key or a "#tag"
+	}
+	var start []node
+	if strings.HasPrefix(strings.TrimSpace(entity), "#") {
+		for v := range m.graph.in {
+			if vault == "" || v == vault {
+				if _, ok := m.graph.in[v][TagKey(entity)]; ok {
+					start = append(start, node{v, TagKey(entity)})
+				}
+			}
+		}
+		if len(start) == 0 {
+			return nil, fmt.Errorf("no indexed note has the tag %s", entity)
+		}
+	} else {
+		ids, err := m.findNote(vault, entity)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			start = append(start, node{m.graph.docs[id].vault, NameKey(m.graph.docs[id].path)})
+		}
+	}
+	dist := make(map[node]int)
+	for _, n := range start {
+		dist[n] = 0
+	}
+	frontier := start
+	for h := 1; h <= hops && len(frontier) > 0; h++ {
+		var next []node
+		visit := func(n node) {
+			if _, ok := dist[n]; !ok {
+				dist[n] = h
+				next = append(next, n)
+			}
+		}
+		for _, n := range frontier {
+			for _, id := range m.neighborsOf(n.vault, n.key) {
+				visit(node{n.vault, id})
+			}
+		}
+		frontier = next
+	}
+	var out []EntityInfo
+	for n, h := range dist {
+		if h == 0 {
+			continue
+		}
+		var e EntityInfo
+		if strings.HasPrefix(n.key, "#") {
+			e = EntityInfo{Vault: n.vault, Key: n.key, Type: EntityTag, Name: n.key[1:], Incoming: len(m.graph.in[n.vault][n.key])}
+		} else {
+			ids := m.graph.names[n.vault][n.key]
+			if len(ids) == 0 {
+				continue
+			}
+			e = m.noteInfo(ids[0])
+		}
+		e.Hops = h
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Hops != out[j].Hops {
+			return out[i].Hops < out[j].Hops
+		}
+		return out[i].Vault+out[i].Key < out[j].Vault+out[j].Key
+	})
+	return out, nil
+}
+
+// neighborsOf returns the keys adjacent to a note path key or a tag: notes
+// and tags it links to, and notes linking to it.
+func (m *memIndex) neighborsOf(vault, key string) []string {
+	var out []string
+	if strings.HasPrefix(key, "#") {
+		for _, e := range m.graph.in[vault][key] {
+			out = append(out, NameKey(m.graph.docs[e.src].path))
+		}
+		return out
+	}
+	for _, id := range m.graph.names[vault][key] {
+		d := m.graph.docs[id]
+		for _, r := range d.rels {
+			if strings.HasPrefix(r.Target, "#") {
+				out = append(out, r.Target)
+				continue
+			}
+			for _, t := range m.graph.resolve(vault, r.Target) {
+				out = append(out, NameKey(m.graph.docs[t].path))
+			}
+		}
+		for _, n := range d.names {
+			for _, e := range m.graph.in[vault][n] {
+				out = append(out, NameKey(m.graph.docs[e.src].path))
+			}
+		}
+	}
+	return out
+}
+
+// GraphStats counts the graph and checks it against the searchable
+// documents.
+type GraphStats struct {
+	Notes, Tags, Relations, Unresolved int
+	Problem                            string // "" when consistent
+}
+
+// GraphStats returns the graph's size and the first inconsistency found
+// between the graph, the searchable documents and the edge index.
+func (s *Store) GraphStats() GraphStats {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var st GraphStats
+	st.Notes = len(m.graph.docs)
+	edges := 0
+	for id, d := range m.graph.docs {
+		if m.docs[id] == nil && st.Problem == "" {
+			st.Problem = "graph holds " + d.path + ", which is not searchable"
+		}
+		st.Relations += len(d.rels)
+		for _, r := range d.rels {
+			if r.Type != RelTagged && !isAttachment(r.Raw) && len(m.graph.resolve(d.vault, r.Target)) == 0 {
+				st.Unresolved++
+			}
+		}
+	}
+	for id, d := range m.docs {
+		if m.graph.docs[id] == nil && st.Problem == "" {
+			st.Problem = "searchable note " + d.path + " has no graph record"
+		}
+	}
+	for _, in := range m.graph.in {
+		for target, refs := range in {
+			if strings.HasPrefix(target, "#") {
+				st.Tags++
+			}
+			for _, e := range refs {
+				edges++
+				d := m.graph.docs[e.src]
+				if (d == nil || e.rel >= len(d.rels) || d.rels[e.rel].Target != target) && st.Problem == "" {
+					st.Problem = "edge index points at a missing relation of target " + target
+				}
+			}
+		}
+	}
+	if edges != st.Relations && st.Problem == "" {
+		st.Problem = "edge index and relations disagree"
+	}
+	return st
+}

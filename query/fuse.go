@@ -1,0 +1,98 @@
+package query
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/ragd/ragd/index"
+)
+
+// Retrieval channels.
+const (
+	ChannelLexical = "bm25"
+	ChannelGraph   = "graph"
+)
+
+// Options tune fusion.
+type Options struct {
+	// LexicalWeight and GraphWeight weight each channel in reciprocal rank
+	// fusion: score = Σ weight / (RRFK + rank).
+	LexicalWeight, GraphWeight float64
+	RRFK                       float64
+	// Depth is how many candidates each channel contributes to fusion, at
+	// least k.
+	Depth int
+}
+
+// DefaultOptions were chosen on the vault evaluation (docs/architecture.md,
+// "Measurements"); seed 004's weights (graph 1.0, lexical 0.7) were the
+// starting point.
+var DefaultOptions = Options{LexicalWeight: 1.0, GraphWeight: 0.3, RRFK: 60, Depth: 50}
+
+func (r Request) wants(ch string) bool {
+	return len(r.Channels) == 0 || slices.Contains(r.Channels, ch)
+}
+
+// retrieve runs the channels, scoped inside retrieval, and fuses them.
+// With only one channel answering, its ranking and scores are kept as they
+// are.
+func (e *Engine) retrieve(terms []string, req Request) []index.Hit {
+	filter := scope(req.Vaults, req.PathPrefix)
+	depth := max(req.K, e.opt.Depth)
+	var lex, graph []index.Hit
+	if req.wants(ChannelLexical) {
+		lex = e.ix.Search(terms, depth, filter)
+	}
+	if req.wants(ChannelGraph) && e.opt.GraphWeight > 0 {
+		graph, _ = e.ix.GraphSearch(terms, depth, filter)
+	}
+	switch {
+	case len(graph) == 0:
+		return firstK(lex, req.K)
+	case len(lex) == 0:
+		return firstK(graph, req.K)
+	}
+	return firstK(fuse(e.opt, [][]index.Hit{lex, graph}, []float64{e.opt.LexicalWeight, e.opt.GraphWeight}), req.K)
+}
+
+// fuse combines ranked lists by weighted reciprocal rank fusion; ties keep
+// the order of the first list that ranked the chunk.
+func fuse(opt Options, lists [][]index.Hit, weights []float64) []index.Hit {
+	type acc struct {
+		hit   index.Hit
+		score float64
+		first int // position in the earliest list, for ties
+	}
+	byRef := make(map[index.ChunkRef]*acc)
+	var order []*acc
+	for li, list := range lists {
+		for rank, h := range list {
+			a := byRef[h.Ref]
+			if a == nil {
+				a = &acc{hit: h, first: li*1_000_000 + rank}
+				byRef[h.Ref] = a
+				order = append(order, a)
+			}
+			a.score += weights[li] / (opt.RRFK + float64(rank+1))
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].score != order[j].score {
+			return order[i].score > order[j].score
+		}
+		return order[i].first < order[j].first
+	})
+	out := make([]index.Hit, len(order))
+	for i, a := range order {
+		out[i] = a.hit
+		out[i].Score = a.score
+	}
+	return out
+}
+
+func firstK(hs []index.Hit, k int) []index.Hit {
+	if len(hs) > k {
+		return hs[:k]
+	}
+	return hs
+}
