@@ -26,6 +26,7 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path")
+	channels := fs.String("channels", "", "comma-separated retrieval channels to use (bm25, graph); default all")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -46,8 +47,12 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	} else {
 		defer os.RemoveAll(tmp)
 	}
+	var chans []string
+	if *channels != "" {
+		chans = strings.Split(*channels, ",")
+	}
 	if *beir != "" {
-		rep, err := evalBEIR(ctx, bin, tmp, *beir)
+		rep, err := evalBEIR(ctx, bin, tmp, *beir, chans)
 		if err != nil {
 			return e.fail(err)
 		}
@@ -58,7 +63,7 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		}
 		return exitOK
 	}
-	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels)
+	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels, chans)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -93,6 +98,8 @@ type throwaway struct {
 	client *ipc.Client
 	logf   string
 	exited chan error
+	// channels restricts every query to these retrieval channels.
+	channels []string
 }
 
 // startThrowaway writes a config indexing vaultDir and starts ragd on it.
@@ -184,11 +191,11 @@ func (t *throwaway) tail() string {
 // dominated by decoding a hundred results nobody reads.
 func (t *throwaway) timedSearch(ctx context.Context, q string) ([]string, float64, error) {
 	start := time.Now()
-	_, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: ipc.DefaultK})
+	_, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: ipc.DefaultK, Channels: t.channels})
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	var resp *ipc.SearchResponse
 	if err == nil {
-		resp, err = t.client.Search(ctx, ipc.SearchRequest{Query: q, K: evalDepth, NoText: true})
+		resp, err = t.client.Search(ctx, ipc.SearchRequest{Query: q, K: evalDepth, NoText: true, Channels: t.channels})
 	}
 	if err != nil {
 		var ie *ipc.Error

@@ -38,7 +38,7 @@ type vaultQuestion struct {
 
 // evalVault indexes dir with a throwaway ragd (read-only: nothing is
 // written into it) and asks every question of the qrels file.
-func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string) (*vaultReport, error) {
+func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string, channels []string) (*vaultReport, error) {
 	qs, err := readVaultQuestions(qrelsPath)
 	if err != nil {
 		return nil, err
@@ -49,6 +49,7 @@ func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string) (*vaultRepo
 		return nil, err
 	}
 	defer t.stop()
+	t.channels = channels
 	if err := t.waitIdle(ctx); err != nil {
 		return nil, err
 	}
