@@ -25,13 +25,18 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 			return nil, ipc.NotFound("no vault named %q", v)
 		}
 	}
+	for ch, w := range req.Weights {
+		if ch != query.ChannelLexical && ch != query.ChannelGraph || w < 0 || w > 100 {
+			return nil, ipc.BadRequest("bad weight %s=%v: channels are %q and %q, weights 0 to 100", ch, w, query.ChannelLexical, query.ChannelGraph)
+		}
+	}
 	for _, ch := range req.Channels {
 		if ch != query.ChannelLexical && ch != query.ChannelGraph {
 			return nil, ipc.BadRequest("unknown channel %q: use %q or %q", ch, query.ChannelLexical, query.ChannelGraph)
 		}
 	}
 	rs, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
-		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels})
+		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights})
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func (s *Store) Check() error {
 		}); err != nil {
 			return err
 		}
-		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}}
+		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}, nsGraph: {}}
 		for ns, m := range counts {
 			if err := iterate(txn, nsPrefix(ns), false, func(k, _ []byte) error {
 				m[idFromKey(k)]++
@@ -58,13 +58,16 @@ func (s *Store) Check() error {
 				if f == nil {
 					return fmt.Errorf("%s/%s: no postings block", d.Vault, d.Path)
 				}
+				if counts[nsGraph][id] != 1 {
+					return fmt.Errorf("%s/%s: no graph record", d.Vault, d.Path)
+				}
 				if len(f.chunks) != d.Chunks || counts[nsChunk][id] != d.Chunks || counts[nsParent][id] != d.Parents {
 					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d postings chunks, %d chunk and %d parent records",
 						d.Vault, d.Path, d.Chunks, d.Parents, len(f.chunks), counts[nsChunk][id], counts[nsParent][id])
 				}
 				sum.add((&Prepared{Doc: *d, Chunks: make([]Chunk, d.Chunks), fwd: *f}).stats(), 1)
 			default:
-				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 {
+				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 || counts[nsGraph][id] > 0 {
 					return fmt.Errorf("%s/%s: failed document still has chunks or postings", d.Vault, d.Path)
 				}
 				sum.Failed++
@@ -93,6 +96,9 @@ func (s *Store) Check() error {
 	if sum != s.stats {
 		return fmt.Errorf("index check: stored statistics %+v differ from the documents' sum %+v", s.stats, sum)
 	}
+	if gs := s.GraphStats(); gs.Problem != "" {
+		return fmt.Errorf("index check: graph: %s", gs.Problem)
+	}
 	m := s.mem
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -115,6 +121,7 @@ func (s *Store) Dump(w io.Writer) error {
 		Postings map[string][]posting
 		Meta     []chunkMeta
 		Headings [][]string
+		Graph    json.RawMessage
 	}
 	var out []dumpDoc
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -149,6 +156,11 @@ func (s *Store) Dump(w io.Writer) error {
 				}
 				d.Meta, d.Headings = f.chunks, f.headings
 			}
+			if it, err := txn.Get(docChildPrefix(nsGraph, id)); err == nil {
+				if d.Graph, err = it.ValueCopy(nil); err != nil {
+					return err
+				}
+			}
 			out = append(out, d)
 			return nil
 		})
@@ -180,7 +192,7 @@ func (s *Store) Dump(w io.Writer) error {
 		for _, t := range terms {
 			fmt.Fprintf(w, "  term %s %v\n", t, d.Postings[t])
 		}
-		fmt.Fprintf(w, "  meta %v headings %q\n", d.Meta, d.Headings)
+		fmt.Fprintf(w, "  meta %v headings %q\n  graph %s\n", d.Meta, d.Headings, d.Graph)
 	}
 	st := s.Stats()
 	fmt.Fprintf(w, "stats %+v\n", st)

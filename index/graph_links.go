@@ -1,5 +1,56 @@
 package index
 
-import "github.com/ragd/ragd/index/chunk"
+import (
+	"net/url"
+	"path"
+	"strings"
 
-func relations(rel string, cd *chunk.Document, chunks []Chunk) []Relation { return nil }
+	"github.com/ragd/ragd/index/chunk"
+)
+
+// relations turns the links the chunker found into the note's relations.
+func relations(rel string, cd *chunk.Document, chunks []Chunk) []Relation {
+	var out []Relation
+	self := NameKey(rel)
+	dir := path.Dir(rel)
+	for _, l := range cd.Links {
+		r := Relation{Raw: l.Target, Heading: l.Heading, Block: l.Block, Alias: l.Alias, Field: l.Field,
+			Start: l.Start, End: l.End, Confidence: 1, Chunk: -1}
+		switch l.Kind {
+		case chunk.LinkWiki, chunk.LinkFrontmatter:
+			r.Type, r.Provenance, r.Target = RelLinksTo, "wikilink", NameKey(l.Target)
+			if l.Kind == chunk.LinkFrontmatter {
+				r.Provenance = "frontmatter"
+			}
+		case chunk.LinkEmbed:
+			r.Type, r.Provenance, r.Target = RelEmbeds, "embed", NameKey(l.Target)
+			if strings.Contains(l.Target, "/") && !strings.HasPrefix(l.Target, "/") && isMarkdownLinkPath(l.Target) {
+				r.Target = NameKey(path.Join(dir, l.Target))
+			}
+		case chunk.LinkMarkdown:
+			target := l.Target
+			if u, err := url.PathUnescape(target); err == nil {
+				target = u
+			}
+			r.Type, r.Provenance, r.Raw = RelLinksTo, "markdown", target
+			if strings.HasPrefix(target, "/") {
+				r.Target = NameKey(target)
+			} else {
+				r.Target = NameKey(path.Join(dir, target))
+			}
+		case chunk.LinkTag:
+			r.Type, r.Provenance, r.Target = RelTagged, "tag", TagKey(l.Target)
+		default:
+			continue
+		}
+		if r.Target == "" || r.Target == "#" {
+			if l.Kind != chunk.LinkWiki || l.Heading == "" && l.Block == "" {
+				continue
+			}
+			r.Target = self // [[#Heading]]: a link within the note
+		}
+		r.Chunk, r.Line = locate(chunks, l.Start)
+		out = append(out, r)
+	}
+	return out
+}

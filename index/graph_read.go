@@ -346,3 +346,28 @@ func (s *Store) GraphStats() GraphStats {
 	}
 	return st
 }
+
+// Embedded returns the notes that notes matching inScope embed (one
+// level), so that text transcluded with ![[Note#Section]] is found when a
+// search is scoped to the note that shows it; the result still cites the
+// file that holds the text.
+func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make(map[[2]string]bool)
+	for _, d := range m.graph.docs {
+		if !inScope(d.vault, d.path) {
+			continue
+		}
+		for _, r := range d.rels {
+			if r.Type != RelEmbeds {
+				continue
+			}
+			for _, id := range m.graph.resolve(d.vault, r.Target) {
+				out[[2]string{d.vault, m.graph.docs[id].path}] = true
+			}
+		}
+	}
+	return out
+}

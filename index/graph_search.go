@@ -42,7 +42,7 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 	covered := make([]bool, len(terms))
 	// Longest names first; a shorter name inside a longer match is skipped
 	// ("restic" inside "restic backups").
-	for n := min(graphMaxNgram, len(terms)); n >= 1; n-- {
+	for n := min(graphMaxNgram, len(terms)); n >= graphMinTerms(len(terms)); n-- {
 		for i := 0; i+n <= len(terms); i++ {
 			if allCovered(covered[i : i+n]) {
 				continue
@@ -162,4 +162,15 @@ func allCovered(bs []bool) bool {
 		}
 	}
 	return true
+}
+
+// graphMinTerms is the shortest entity name, in terms, the channel acts on.
+// One-word names ("Tags", "Search", "Home") are everyday words in most
+// questions, and following their links was measured to hurt; they count
+// only when they are the whole query.
+func graphMinTerms(queryTerms int) int {
+	if queryTerms == 1 {
+		return 1
+	}
+	return 2
 }

@@ -31,6 +31,7 @@ type Options struct {
 
 // Store is the Badger-backed index with its in-memory BM25 postings.
 type Store struct {
+	dir   string
 	db    *badger.DB
 	log   *slog.Logger
 	mem   *memIndex
@@ -81,7 +82,7 @@ func Open(opts Options) (*Store, error) {
 		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
 	}
 	an := analyze.New()
-	s := &Store{db: db, log: opts.Logger, mem: newMemIndex(opts.BM25, func(t string) []string { return an.AppendTerms(nil, t) }), an: an}
+	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25, func(t string) []string { return an.AppendTerms(nil, t) }), an: an}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err

@@ -17,6 +17,9 @@ type SearchRequest struct {
 	// Channels limits retrieval to some channels: "bm25", "graph". Empty
 	// means all.
 	Channels []string `json:"channels,omitempty"`
+	// Weights overrides the fusion weight of channels for this query, e.g.
+	// {"graph": 0.5}; unset channels keep the daemon's weights.
+	Weights map[string]float64 `json:"weights,omitempty"`
 }
 
 // SearchResponse is the answer to a search.

@@ -20,6 +20,7 @@ type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch)
+	Embedded(inScope index.Filter) map[[2]string]bool
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
 }
 
@@ -33,6 +34,8 @@ type Request struct {
 	// Channels limits retrieval to these channels (ChannelLexical,
 	// ChannelGraph); empty means all.
 	Channels []string
+	// Weights overrides channel fusion weights for this request.
+	Weights map[string]float64
 }
 
 // Result is one ranked chunk with its citation.

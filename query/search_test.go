@@ -46,6 +46,8 @@ func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]i
 	return out, nil
 }
 
+func (f *fakeIndex) Embedded(index.Filter) map[[2]string]bool { return nil }
+
 func (f *fakeIndex) Chunks(refs []index.ChunkRef) ([]index.Chunk, error) {
 	out := make([]index.Chunk, len(refs))
 	for i, r := range refs {

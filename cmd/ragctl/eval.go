@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -27,6 +28,7 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path")
 	channels := fs.String("channels", "", "comma-separated retrieval channels to use (bm25, graph); default all")
+	weights := fs.String("weights", "", "fusion weights, e.g. bm25=1,graph=0.5; default the daemon's")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -51,8 +53,14 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	if *channels != "" {
 		chans = strings.Split(*channels, ",")
 	}
+	ws, err := parseWeights(*weights)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ragctl eval: %v\n", err)
+		return exitUsage
+	}
+	ret := retrieval{channels: chans, weights: ws}
 	if *beir != "" {
-		rep, err := evalBEIR(ctx, bin, tmp, *beir, chans)
+		rep, err := evalBEIR(ctx, bin, tmp, *beir, ret)
 		if err != nil {
 			return e.fail(err)
 		}
@@ -63,7 +71,7 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		}
 		return exitOK
 	}
-	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels, chans)
+	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels, ret)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -98,8 +106,13 @@ type throwaway struct {
 	client *ipc.Client
 	logf   string
 	exited chan error
-	// channels restricts every query to these retrieval channels.
+	ret    retrieval // channels and weights of every query
+}
+
+// retrieval selects channels and fusion weights for evaluation queries.
+type retrieval struct {
 	channels []string
+	weights  map[string]float64
 }
 
 // startThrowaway writes a config indexing vaultDir and starts ragd on it.
@@ -191,11 +204,12 @@ func (t *throwaway) tail() string {
 // dominated by decoding a hundred results nobody reads.
 func (t *throwaway) timedSearch(ctx context.Context, q string) ([]string, float64, error) {
 	start := time.Now()
-	_, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: ipc.DefaultK, Channels: t.channels})
+	chans, weights := t.ret.channels, t.ret.weights
+	_, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: ipc.DefaultK, Channels: chans, Weights: weights})
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	var resp *ipc.SearchResponse
 	if err == nil {
-		resp, err = t.client.Search(ctx, ipc.SearchRequest{Query: q, K: evalDepth, NoText: true, Channels: t.channels})
+		resp, err = t.client.Search(ctx, ipc.SearchRequest{Query: q, K: evalDepth, NoText: true, Channels: chans, Weights: weights})
 	}
 	if err != nil {
 		var ie *ipc.Error
@@ -209,4 +223,21 @@ func (t *throwaway) timedSearch(ctx context.Context, q string) ([]string, float6
 		paths[i] = r.Path
 	}
 	return metrics.Dedup(paths), ms, nil
+}
+
+// parseWeights reads "bm25=1,graph=0.5".
+func parseWeights(s string) (map[string]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	out := map[string]float64{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil || k == "" {
+			return nil, fmt.Errorf("bad weight %q: want CHANNEL=NUMBER", kv)
+		}
+		out[k] = f
+	}
+	return out, nil
 }

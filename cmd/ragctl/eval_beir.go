@@ -43,7 +43,7 @@ type beirDoc struct {
 // evalBEIR writes the corpus as a vault (one Markdown file per document,
 // its title as the H1), indexes it with a throwaway ragd and runs every
 // judged query.
-func evalBEIR(ctx context.Context, bin, tmp, dir string, channels []string) (*beirReport, error) {
+func evalBEIR(ctx context.Context, bin, tmp, dir string, ret retrieval) (*beirReport, error) {
 	qrels, err := readQrels(filepath.Join(dir, "qrels", "test.tsv"))
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func evalBEIR(ctx context.Context, bin, tmp, dir string, channels []string) (*be
 		return nil, err
 	}
 	defer t.stop()
-	t.channels = channels
+	t.ret = ret
 	if err := t.waitIdle(ctx); err != nil {
 		return nil, err
 	}

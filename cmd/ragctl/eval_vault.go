@@ -38,7 +38,7 @@ type vaultQuestion struct {
 
 // evalVault indexes dir with a throwaway ragd (read-only: nothing is
 // written into it) and asks every question of the qrels file.
-func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string, channels []string) (*vaultReport, error) {
+func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string, ret retrieval) (*vaultReport, error) {
 	qs, err := readVaultQuestions(qrelsPath)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string, channels []
 		return nil, err
 	}
 	defer t.stop()
-	t.channels = channels
+	t.ret = ret
 	if err := t.waitIdle(ctx); err != nil {
 		return nil, err
 	}

@@ -32,7 +32,10 @@ const (
 // Version identifies the chunking algorithm. It is bumped whenever the same
 // input and options can produce different documents, so an index can store
 // it next to the options and re-chunk its files when it changes.
-const Version = 1
+//
+// Version 2 added Document.Links and made '(' a valid character before an
+// inline #tag.
+const Version = 2
 
 // ErrInvalidUTF8 is returned when the source is not valid UTF-8.
 var ErrInvalidUTF8 = errors.New("chunk: source is not valid UTF-8")
@@ -79,7 +82,7 @@ type Document struct {
 	// H1, else "" (the caller falls back to the file name).
 	Title string
 	// Tags are the frontmatter `tags` (or `tag`) plus inline #tags found in
-	// body text outside code, without '#', in order of first appearance and
+	// body text outside code and wikilinks, without '#', in order of first appearance and
 	// deduplicated case-insensitively (the first spelling wins). Nested tags
 	// such as "a/b" are kept as is.
 	Tags []string
@@ -95,6 +98,11 @@ type Document struct {
 	Parents []Parent
 	// Chunks are the children, in document order.
 	Chunks []Chunk
+	// Links are every link-like reference in the frontmatter and the body,
+	// in source order: wikilinks, embeds, Markdown links to local files,
+	// #tags and wikilink-valued frontmatter fields (see Link). Nothing in
+	// code blocks, code spans or HTML counts. Nil for plain text.
+	Links []Link
 }
 
 // Span is a byte and line range of the source.

@@ -66,8 +66,9 @@ func parseFrontmatter(y []byte) (meta map[string]any) {
 	return m
 }
 
-// applyMeta fills Title, Tags and Aliases from the frontmatter.
-func (d *Document) applyMeta(tags *tagSet) {
+// applyMeta fills Title and Aliases from the frontmatter; the tags are
+// added by frontmatterLinks, which also records them as links.
+func (d *Document) applyMeta() {
 	m := d.Meta
 	if m == nil {
 		return
@@ -77,15 +78,6 @@ func (d *Document) applyMeta(tags *tagSet) {
 		// absent or not a scalar
 	default:
 		d.Title = strings.TrimSpace(scalarString(t))
-	}
-	for _, key := range [...]string{"tags", "tag"} {
-		for _, s := range stringList(m[key]) {
-			for _, f := range strings.FieldsFunc(s, func(r rune) bool {
-				return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
-			}) {
-				tags.add(strings.TrimLeft(f, "#"))
-			}
-		}
 	}
 	for _, key := range [...]string{"aliases", "alias"} {
 		for _, s := range stringList(m[key]) {

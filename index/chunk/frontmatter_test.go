@@ -118,7 +118,8 @@ func TestFrontmatter(t *testing.T) {
 func TestInlineTags(t *testing.T) {
 	src := "# Head #inhead\n\nSome #tag and #Tag again, `#notcode` and a#b, #123, #2024x,\n#nested/tag/ and #with-dash. (#paren)\n\n```\n#nope\n```\n\n    #indented-code\n\n<!-- #html -->\n\n[#link](#anchor) \\#escaped #ünïcode #日本"
 	doc := mustMarkdown(t, src, Options{})
-	want := []string{"inhead", "tag", "2024x", "nested/tag", "with-dash", "ünïcode", "日本"}
+	// A tag may follow '(' (Obsidian), so "(#paren)" is a tag.
+	want := []string{"inhead", "tag", "2024x", "nested/tag", "with-dash", "paren", "ünïcode", "日本"}
 	if !slices.Equal(doc.Tags, want) {
 		t.Errorf("Tags = %q, want %q", doc.Tags, want)
 	}

@@ -37,6 +37,10 @@ var fuzzSeeds = []string{
 	"    # indented code\n\t# tab code\n   # three-space heading",
 	"[ref]: http://x\n# H\n[ref2]: /y\ntext",
 	"* * *\n# A\n***\n<div>\n# no\n</div>\n",
+	"[[A|B]] ![[c.png]] [m](M%20x.md#h) ![i](i.png) #t/x (#p) `[[no]]` <!-- [[no]] --> [[#H]] [[N#^b]]",
+	"---\nup: \"[[Home]]\"\nrel: [\"[[A]]\", x]\nparent: [[U]]\ntags: [a, '#b/']\n---\n[[[x]]] [[a\\|b]] [r][] [r] [t][r]\n\n[r]: R.md\n",
+	"[a](<b c.md> 'title') [x](y.md\n\"multi\nline\") [y](z.md (paren)) > [[q\n> [!note] [[In]] #c\n",
+	"- [ ] [[Task]] #todo\n  > [x](#frag) [e](https://x/#y) ``[[no]]`` \\[[esc]] ![[[n]]]\n",
 }
 
 func addSeeds(f *testing.F) {
@@ -104,6 +108,8 @@ func TestRandomDocuments(t *testing.T) {
 		"<div>\n# html\n</div>\n", "***\n", "    indented code\n", "#tag #nested/tag text\n",
 		strings.Repeat("漢字かな交じり文です。", 30) + "\n", strings.Repeat("🙂👩‍👩‍👧", 40) + "\n",
 		"[ref]: http://example.com\n", "\n", "\n\n", "  \t\n",
+		"See [[Note#H|alias]], ![[img.png]] and [md](Other%20Note.md#x).\n", "| [[A\\|B]] | #t |\n",
+		"Tags: (#paren) #2024 #a/b/ `#code` <!-- [[hidden]] --> [[open\n", "![alt](pics/a%20b.png) [ext](https://x.org/#y)\n",
 	}
 	opts := []Options{{}, {ChildChars: 16}, {ChildChars: 100, ChildOverlap: 30, ParentChars: 150},
 		{ChildChars: 300, ChildOverlap: -1, ParentChars: 300}, {ChildChars: 500, ChildOverlap: 200, ParentChars: 2000}}
@@ -111,7 +117,7 @@ func TestRandomDocuments(t *testing.T) {
 	for i := range 400 {
 		var b strings.Builder
 		if rng.IntN(3) == 0 {
-			b.WriteString("---\ntags: [a, b]\ntitle: T\n---\n")
+			b.WriteString("---\ntags: [a, b]\ntitle: T\nup: \"[[Home]]\"\n---\n")
 		}
 		for range 1 + rng.IntN(12) {
 			b.WriteString(frags[rng.IntN(len(frags))])

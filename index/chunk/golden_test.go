@@ -26,6 +26,10 @@ func render(src []byte, doc *Document) string {
 	slices.Sort(keys)
 	fmt.Fprintf(&b, "meta: %v (nil=%v)\n", keys, doc.Meta == nil)
 	fmt.Fprintf(&b, "body: byte %d, L%d\n", doc.BodyStart, countLine(src, doc.BodyStart))
+	fmt.Fprintf(&b, "links: %d\n", len(doc.Links))
+	for _, l := range doc.Links {
+		fmt.Fprintf(&b, "  L%d %s\n", countLine(src, l.Start), formatLink(src, l))
+	}
 	for i, p := range doc.Parents {
 		fmt.Fprintf(&b, "P%d L%d-L%d [%s] %dB %s\n", i, p.LineStart, p.LineEnd,
 			strings.Join(p.Heading, " > "), p.End-p.Start, preview(string(src[p.Start:p.End])))
@@ -34,6 +38,19 @@ func render(src []byte, doc *Document) string {
 				fmt.Fprintf(&b, "  C%d p%d L%d-L%d [%s] %dB %s\n", j, c.Parent, c.LineStart, c.LineEnd,
 					strings.Join(c.Heading, " > "), c.End-c.Start, preview(c.Text))
 			}
+		}
+	}
+	return b.String()
+}
+
+// formatLink renders a link as its kind, its source text and its non-empty
+// fields, e.g. `wiki "[[A#H|x]]" target="A" heading="H" alias="x"`.
+func formatLink(src []byte, l Link) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %q target=%q", l.Kind, src[l.Start:l.End], l.Target)
+	for _, f := range [...]struct{ k, v string }{{"heading", l.Heading}, {"block", l.Block}, {"alias", l.Alias}, {"field", l.Field}} {
+		if f.v != "" {
+			fmt.Fprintf(&b, " %s=%q", f.k, f.v)
 		}
 	}
 	return b.String()

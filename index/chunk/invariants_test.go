@@ -3,6 +3,7 @@ package chunk
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -37,6 +38,7 @@ func checkDoc(t testing.TB, src []byte, doc *Document, opt Options, markdown boo
 	if doc.BodyStart < 0 || doc.BodyStart > len(src) {
 		t.Fatalf("BodyStart %d out of range", doc.BodyStart)
 	}
+	checkLinks(t, src, doc, markdown)
 	for i, p := range doc.Parents {
 		checkSpan(t, src, "parent", p.Span)
 		if p.Start < doc.BodyStart {
@@ -176,4 +178,99 @@ func lineAt(src []byte, x int) []byte {
 		return src[s:]
 	}
 	return src[s : x+e]
+}
+
+// checkLinks verifies the link invariants: spans inside src on rune
+// boundaries and in source order, frontmatter links inside the frontmatter,
+// body links starting with the syntax of their kind, wikilinks on one line
+// and not overlapping, tag links matching their source text, and the tag
+// links naming exactly the document's tags.
+func checkLinks(t testing.TB, src []byte, doc *Document, markdown bool) {
+	t.Helper()
+	if !markdown {
+		if doc.Links != nil {
+			t.Fatalf("plain text has links %v", doc.Links)
+		}
+		return
+	}
+	linkTags := map[string]bool{}
+	lastWikiEnd := -1
+	for i, l := range doc.Links {
+		if l.Start < 0 || l.End > len(src) || l.Start >= l.End {
+			t.Fatalf("link %d %+v: bad span, len(src)=%d", i, l, len(src))
+		}
+		if !utf8.RuneStart(src[l.Start]) || (l.End < len(src) && !utf8.RuneStart(src[l.End])) {
+			t.Fatalf("link %d %+v splits a UTF-8 sequence", i, l)
+		}
+		if i > 0 && l.Start < doc.Links[i-1].Start {
+			t.Fatalf("link %d %+v before link %d %+v", i, l, i-1, doc.Links[i-1])
+		}
+		text := string(src[l.Start:l.End])
+		if l.Kind == LinkTag {
+			// Frontmatter tags are kept as written (a YAML number is a tag);
+			// an inline #tag needs a non-digit.
+			if l.Target == "" || strings.HasSuffix(l.Target, "/") || (l.Field == "" && strings.Trim(l.Target, "0123456789") == "") {
+				t.Fatalf("link %d: bad tag %q", i, l.Target)
+			}
+			linkTags[strings.ToLower(l.Target)] = true
+		}
+		if l.Field != "" { // from the frontmatter
+			if l.End > doc.BodyStart || (l.Kind != LinkTag && l.Kind != LinkFrontmatter) {
+				t.Fatalf("frontmatter link %d %+v outside the frontmatter (body at %d) or of a body kind", i, l, doc.BodyStart)
+			}
+			continue
+		}
+		if l.Start < doc.BodyStart {
+			t.Fatalf("body link %d %+v starts before the body (%d)", i, l, doc.BodyStart)
+		}
+		wiki := false
+		switch l.Kind {
+		case LinkWiki:
+			wiki = true
+			if !strings.HasPrefix(text, "[[") || !strings.HasSuffix(text, "]]") {
+				t.Fatalf("wikilink %d span %q", i, text)
+			}
+		case LinkEmbed: // ![[wiki]] or a Markdown image ![alt](dest), whose alt may start with '['
+			wiki = strings.HasPrefix(text, "![[") && strings.HasSuffix(text, "]]")
+			if !strings.HasPrefix(text, "![") {
+				t.Fatalf("embed %d span %q", i, text)
+			}
+		case LinkMarkdown:
+			if !strings.HasPrefix(text, "[") {
+				t.Fatalf("markdown link %d span %q", i, text)
+			}
+		case LinkTag:
+			if text != "#"+l.Target {
+				t.Fatalf("tag %d span %q, target %q", i, text, l.Target)
+			}
+		default:
+			t.Fatalf("body link %d has kind %v", i, l.Kind)
+		}
+		if l.Kind == LinkWiki || l.Kind == LinkEmbed || l.Kind == LinkMarkdown {
+			if l.Target == "" && l.Heading == "" && l.Block == "" {
+				t.Fatalf("link %d %q has no target", i, text)
+			}
+		}
+		if wiki {
+			if strings.ContainsAny(text, "\n") {
+				t.Fatalf("wikilink %d spans lines: %q", i, text)
+			}
+			if l.Start < lastWikiEnd {
+				t.Fatalf("wikilink %d %q overlaps the previous one", i, text)
+			}
+			lastWikiEnd = l.End
+		}
+	}
+	docTags := map[string]bool{}
+	for _, tag := range doc.Tags {
+		docTags[strings.ToLower(tag)] = true
+	}
+	if len(docTags) != len(linkTags) {
+		t.Fatalf("Tags %q but tag links %v", doc.Tags, linkTags)
+	}
+	for tag := range docTags {
+		if !linkTags[tag] {
+			t.Fatalf("Tags %q but tag links %v", doc.Tags, linkTags)
+		}
+	}
 }

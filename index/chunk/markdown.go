@@ -2,7 +2,6 @@ package chunk
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -30,7 +29,8 @@ func Markdown(src []byte, opt Options) (*Document, error) {
 	if ys, ye, body, ok := findFrontmatter(src, doc.BodyStart); ok {
 		doc.BodyStart = body
 		doc.Meta = parseFrontmatter(src[ys:ye])
-		doc.applyMeta(&tags)
+		doc.applyMeta()
+		doc.Links = frontmatterLinks(src, ys, ye, doc.Meta, &tags)
 	}
 	if !isBlank(src[doc.BodyStart:]) {
 		li := newLineIndex(src)
@@ -46,7 +46,8 @@ func Markdown(src []byte, opt Options) (*Document, error) {
 // as trimmed line ranges of src. Every body line belongs to exactly one
 // block (or is blank), so nothing goldmark does not represent is lost: a
 // top-level block extends up to the line before the next one starts. Inline
-// #tags are added to tags and the first H1 becomes the title if none is set.
+// #tags are added to tags, links are appended to doc.Links (same walk) and
+// the first H1 becomes the title if none is set.
 func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Document) []block {
 	body := src[base:]
 	root := mdParser.Parse(text.NewReader(body))
@@ -129,7 +130,7 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 	}
 	add(cur, li.count()-1, nil)
 
-	collectTags(root, body, tags)
+	doc.Links = collectLinks(root, body, base, tags, doc.Links)
 	return blocks
 }
 
@@ -229,48 +230,4 @@ func stripWikilinks(s string) string {
 	}
 	b.WriteString(s)
 	return b.String()
-}
-
-// collectTags adds the inline #tags of text nodes outside code and HTML.
-func collectTags(root ast.Node, source []byte, tags *tagSet) {
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n.Kind() {
-		case ast.KindCodeSpan, ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock,
-			ast.KindRawHTML, ast.KindAutoLink, ast.KindLinkReferenceDefinition:
-			return ast.WalkSkipChildren, nil
-		case ast.KindText:
-			seg := n.(*ast.Text).Segment
-			scanTags(source, seg.Start, seg.Stop, tags)
-		}
-		return ast.WalkContinue, nil
-	})
-}
-
-// scanTags finds #tags starting in source[s:e]. A tag follows whitespace (or
-// the start of the body) and consists of letters, digits, '_', '-' and '/';
-// it must contain a non-digit.
-func scanTags(source []byte, s, e int, tags *tagSet) {
-	for i := s; i < e; i++ {
-		if source[i] != '#' || (i > 0 && !isSpace(source[i-1])) {
-			continue
-		}
-		j := i + 1
-		digitsOnly := true
-		for j < len(source) {
-			r, size := utf8.DecodeRune(source[j:])
-			if r == '_' || r == '-' || r == '/' || unicode.IsLetter(r) || unicode.IsMark(r) {
-				digitsOnly = false
-			} else if !unicode.IsDigit(r) {
-				break
-			}
-			j += size
-		}
-		if j > i+1 && !digitsOnly {
-			tags.add(string(source[i+1 : j]))
-		}
-		i = j - 1
-	}
 }
