@@ -1,7 +1,6 @@
 package index
 
 import (
-	"net/url"
 	"path"
 	"strings"
 
@@ -28,10 +27,7 @@ func relations(rel string, cd *chunk.Document, chunks []Chunk) []Relation {
 				r.Target = NameKey(path.Join(dir, l.Target))
 			}
 		case chunk.LinkMarkdown:
-			target := l.Target
-			if u, err := url.PathUnescape(target); err == nil {
-				target = u
-			}
+			target := l.Target // already URL-decoded by the chunker
 			r.Type, r.Provenance, r.Raw = RelLinksTo, "markdown", target
 			if strings.HasPrefix(target, "/") {
 				r.Target = NameKey(target)

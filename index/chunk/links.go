@@ -230,7 +230,7 @@ func (sc *linkScanner) wikilinks(s, e, k int) int {
 		for k < len(sc.excl) && sc.excl[k].e <= ws {
 			k++
 		}
-		if k < len(sc.excl) && sc.excl[k].s < we { // in or across code/HTML
+		if k < len(sc.excl) && sc.excl[k].s < we && !sc.codeInside(k, ws, we) { // in or across code/HTML
 			if sc.excl[k].s <= ws {
 				i = sc.excl[k].e
 			} else {
@@ -258,6 +258,19 @@ func (sc *linkScanner) wikilinks(s, e, k int) int {
 		i = we
 	}
 	return k
+}
+
+// codeInside reports whether the exclusions from index k that overlap
+// [ws, we) all lie strictly inside it: Obsidian reads [[Note|`code`]] and
+// [[Note#`heading`]] as links, the wikilink syntax winning over code spans
+// that open after the "[[".
+func (sc *linkScanner) codeInside(k, ws, we int) bool {
+	for ; k < len(sc.excl) && sc.excl[k].s < we; k++ {
+		if sc.excl[k].s <= ws+1 || sc.excl[k].e > we-2 {
+			return false
+		}
+	}
+	return true
 }
 
 // escaped reports whether b[i] is preceded by an odd number of backslashes

@@ -290,3 +290,19 @@ func TestPlainTextHasNoLinks(t *testing.T) {
 		t.Fatalf("PlainText links = %v, %v", doc.Links, err)
 	}
 }
+
+func TestWikilinkWithCodeInside(t *testing.T) {
+	src := "Use [[Functions#hasTag|`hasTag`]] and [[Filters#`wikilink`|wikilink]], not `[[Code]]`.\n"
+	doc, err := Markdown([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range doc.Links {
+		got = append(got, l.Target+"#"+l.Heading+"|"+l.Alias)
+	}
+	want := []string{"Functions#hasTag|`hasTag`", "Filters#`wikilink`|wikilink"}
+	if strings.Join(got, ";") != strings.Join(want, ";") {
+		t.Fatalf("links = %q, want %q", got, want)
+	}
+}
