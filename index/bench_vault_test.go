@@ -40,10 +40,15 @@ func vaultFilesFrom(b *testing.B, name string) []File {
 // BenchmarkSyncObsidianHub is a cold index of the 6,571-note obsidian-hub
 // vault; it reports the Go heap in use after indexing.
 func BenchmarkSyncObsidianHub(b *testing.B) {
+	b.Run("graph", func(b *testing.B) { benchSyncHub(b, false) })
+	b.Run("nograph", func(b *testing.B) { benchSyncHub(b, true) })
+}
+
+func benchSyncHub(b *testing.B, noGraph bool) {
 	files := vaultFilesFrom(b, "obsidian-hub")
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s, err := Open(Options{Dir: b.TempDir()})
+		s, err := Open(Options{Dir: b.TempDir(), NoGraph: noGraph})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -62,8 +62,8 @@ type memIndex struct {
 	accPool sync.Pool
 }
 
-func newMemIndex(p BM25, terms func(string) []string) *memIndex {
-	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem(terms)}
+func newMemIndex(p BM25) *memIndex {
+	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem()}
 }
 
 // addDoc registers a document's chunks; postings are added with

@@ -2,6 +2,7 @@ package index
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,13 +51,26 @@ type Relation struct {
 	Start      int     `json:"start"`           // byte span of the mention in the file
 	End        int     `json:"end"`
 	Confidence float64 `json:"confidence"`
-	Provenance string  `json:"provenance"` // wikilink, embed, markdown, tag, frontmatter
+	Provenance string  `json:"provenance"`     // wikilink, embed, markdown, tag, frontmatter
+	Stem       string  `json:"stem,omitempty"` // tags: analysed tag name (see graphRecord.Stems)
 }
 
 // graphRecord is the g/<doc> value.
 type graphRecord struct {
-	Names     []string   `json:"names"` // normalised keys the note answers to
+	Names []string `json:"names"` // normalised keys the note answers to
+	// Stems are the analysed forms of the names a person would use for the
+	// note (file name, title, aliases): how the graph channel finds it in
+	// a query.
+	Stems     []string   `json:"stems,omitempty"`
 	Relations []Relation `json:"relations,omitempty"`
+}
+
+// stemReplacer turns the separators of names and tags into spaces.
+var stemReplacer = strings.NewReplacer("/", " ", "-", " ", "_", " ")
+
+// stemKey is the analysed form of a name: its terms joined by spaces.
+func stemKey(terms func(string) []string, name string) string {
+	return strings.Join(terms(stemReplacer.Replace(name)), " ")
 }
 
 // NameKey normalises a note name, path or link target for lookup: slash
@@ -103,8 +117,20 @@ func compactStrings(xs []string) []string {
 }
 
 // buildGraph turns the links the chunker found into the note's relations.
-func buildGraph(rel string, cd *chunk.Document, chunks []Chunk) graphRecord {
-	return graphRecord{Names: noteNames(rel, cd.Aliases), Relations: relations(rel, cd, chunks)}
+func buildGraph(terms func(string) []string, rel, title string, cd *chunk.Document, chunks []Chunk) graphRecord {
+	g := graphRecord{Names: noteNames(rel, cd.Aliases), Relations: relations(rel, cd, chunks)}
+	spoken := append([]string{strings.TrimSuffix(path.Base(rel), path.Ext(rel)), title}, cd.Aliases...)
+	for _, n := range spoken {
+		if k := stemKey(terms, n); k != "" && !slices.Contains(g.Stems, k) {
+			g.Stems = append(g.Stems, k)
+		}
+	}
+	for i := range g.Relations {
+		if r := &g.Relations[i]; r.Type == RelTagged {
+			r.Stem = stemKey(terms, r.Target[1:])
+		}
+	}
+	return g
 }
 
 func isMarkdownLinkPath(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }

@@ -1,16 +1,13 @@
 package index
 
-import (
-	"path"
-	"slices"
-	"strings"
-)
+import "slices"
 
 // graphDoc is a searchable note's part of the in-memory graph.
 type graphDoc struct {
 	vault, path, title string
 	names              []string
 	rels               []Relation
+	stems              []string
 }
 
 // inRef is an incoming edge: relation rel of document src.
@@ -30,21 +27,14 @@ type graphMem struct {
 	// ("restic backup") to the entity keys it names (a note's path key, or
 	// "#tag"), per vault: how the graph channel finds entities in a query.
 	stems map[string]map[string][]string
-	terms func(string) []string // the index's analyzer
 }
 
-func newGraphMem(terms func(string) []string) graphMem {
+func newGraphMem() graphMem {
 	return graphMem{docs: make(map[DocID]*graphDoc), names: make(map[string]map[string][]DocID),
-		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string), terms: terms}
+		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string)}
 }
 
-// stemKey is the analysed form of a name: its terms joined by spaces.
-func (g *graphMem) stemKey(name string) string {
-	return strings.Join(g.terms(strings.NewReplacer("/", " ", "-", " ", "_", " ").Replace(name)), " ")
-}
-
-func (g *graphMem) addStem(vault, name, entity string) {
-	k := g.stemKey(name)
+func (g *graphMem) addStem(vault, k, entity string) {
 	if k == "" {
 		return
 	}
@@ -58,8 +48,7 @@ func (g *graphMem) addStem(vault, name, entity string) {
 	}
 }
 
-func (g *graphMem) dropStem(vault, name, entity string) {
-	k := g.stemKey(name)
+func (g *graphMem) dropStem(vault, k, entity string) {
 	m := g.stems[vault]
 	if m == nil {
 		return
@@ -70,21 +59,8 @@ func (g *graphMem) dropStem(vault, name, entity string) {
 	}
 }
 
-// spokenNames are the names a person would use for a note: its file name
-// without extension, its title and its aliases (not its folder path).
-func (d *graphDoc) spokenNames() []string {
-	names := []string{strings.TrimSuffix(path.Base(d.path), path.Ext(d.path)), d.title}
-	base, self := NameKey(path.Base(d.path)), NameKey(d.path)
-	for _, n := range d.names {
-		if n != base && n != self {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
-	d := &graphDoc{vault: vault, path: path, title: title, names: rec.Names, rels: rec.Relations}
+	d := &graphDoc{vault: vault, path: path, title: title, names: rec.Names, rels: rec.Relations, stems: rec.Stems}
 	g.docs[id] = d
 	names := g.names[vault]
 	if names == nil {
@@ -101,12 +77,12 @@ func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
 	}
 	for i, r := range d.rels {
 		if r.Type == RelTagged && len(in[r.Target]) == 0 {
-			g.addStem(vault, r.Target[1:], r.Target)
+			g.addStem(vault, r.Stem, r.Target)
 		}
 		in[r.Target] = append(in[r.Target], inRef{id, i})
 	}
-	for _, n := range d.spokenNames() {
-		g.addStem(vault, n, NameKey(path))
+	for _, k := range rec.Stems {
+		g.addStem(vault, k, NameKey(path))
 	}
 }
 
@@ -123,8 +99,8 @@ func (g *graphMem) remove(id DocID) {
 			delete(names, n)
 		}
 	}
-	for _, n := range d.spokenNames() {
-		g.dropStem(d.vault, n, NameKey(d.path))
+	for _, k := range d.stems {
+		g.dropStem(d.vault, k, NameKey(d.path))
 	}
 	in := g.in[d.vault]
 	for _, r := range d.rels {
@@ -140,7 +116,7 @@ func (g *graphMem) remove(id DocID) {
 		if len(refs) == 0 {
 			delete(in, r.Target)
 			if r.Type == RelTagged {
-				g.dropStem(d.vault, r.Target[1:], r.Target)
+				g.dropStem(d.vault, r.Stem, r.Target)
 			}
 		} else {
 			in[r.Target] = refs

@@ -248,6 +248,9 @@ func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 		return Failed(doc, err.Error())
 	}
 	base := path.Base(f.Rel)
+	if s.noGraph {
+		cd.Links = nil
+	}
 	return Prepare(s.an, doc, cd, strings.TrimSuffix(base, path.Ext(base)))
 }
 

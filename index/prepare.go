@@ -148,7 +148,7 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 	for i, t := range p.fwd.terms {
 		p.fwd.postings[i] = byTerm[t]
 	}
-	p.graph = buildGraph(doc.Path, cd, p.Chunks)
+	p.graph = buildGraph(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd, p.Chunks)
 	return p
 }
 

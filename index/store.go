@@ -17,7 +17,7 @@ import (
 
 // schemaVersion is bumped whenever the key layout or a record encoding
 // changes; a store with another version is rebuilt from the vaults.
-const schemaVersion = 2 // 2: graph records (g/)
+const schemaVersion = 3 // 2: graph records (g/); 3: graph stems
 
 // ErrLocked is returned by Open when another process holds the data dir.
 var ErrLocked = errors.New("index: data directory is in use by another process")
@@ -27,17 +27,20 @@ type Options struct {
 	Dir    string // Badger directory
 	BM25   BM25
 	Logger *slog.Logger
+	// NoGraph skips building the entity graph (links, tags) of documents.
+	NoGraph bool
 }
 
 // Store is the Badger-backed index with its in-memory BM25 postings.
 type Store struct {
-	dir   string
-	db    *badger.DB
-	log   *slog.Logger
-	mem   *memIndex
-	an    *analyze.Analyzer
-	wmu   sync.Mutex // one writer at a time; guards stats
-	stats Stats
+	dir     string
+	db      *badger.DB
+	log     *slog.Logger
+	mem     *memIndex
+	an      *analyze.Analyzer
+	noGraph bool
+	wmu     sync.Mutex // one writer at a time; guards stats
+	stats   Stats
 
 	// Rebuilt reports that the store was emptied at open because its schema
 	// or analyzer version differed; every vault is indexed again.
@@ -81,8 +84,7 @@ func Open(opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
 	}
-	an := analyze.New()
-	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25, func(t string) []string { return an.AppendTerms(nil, t) }), an: an}
+	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New(), noGraph: opts.NoGraph}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err
