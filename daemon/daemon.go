@@ -39,6 +39,8 @@ type Daemon struct {
 	mu     sync.Mutex
 	vaults map[string]*vaultState
 	active *job // the pass running now, if any
+
+	graphCache graphCache
 }
 
 type vaultState struct {

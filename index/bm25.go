@@ -58,12 +58,14 @@ type memIndex struct {
 	totLen float64 // sum of weighted chunk lengths
 	live   int
 	graph  graphMem
+	failed map[DocID]string // failed documents → vault
+	gen    uint64           // bumped by every applied change
 
 	accPool sync.Pool
 }
 
 func newMemIndex(p BM25) *memIndex {
-	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem()}
+	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem(), failed: make(map[DocID]string)}
 }
 
 // addDoc registers a document's chunks; postings are added with

@@ -185,31 +185,25 @@ type VaultCount struct {
 	Failed    int
 }
 
-// Counts tallies documents, searchable chunks and failed files per vault.
+// Counts tallies documents, searchable chunks and failed files per vault,
+// from memory.
 func (s *Store) Counts() (map[string]VaultCount, error) {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	out := make(map[string]VaultCount)
-	err := s.db.View(func(txn *badger.Txn) error {
-		return iterate(txn, nsPrefix(nsDoc), true, func(_, v []byte) error {
-			var d struct {
-				Vault  string `json:"vault"`
-				Status string `json:"status"`
-				Chunks int    `json:"chunks"`
-			}
-			if err := json.Unmarshal(v, &d); err != nil {
-				return err
-			}
-			c := out[d.Vault]
-			if d.Status == StatusOK {
-				c.Documents++
-				c.Chunks += d.Chunks
-			} else {
-				c.Failed++
-			}
-			out[d.Vault] = c
-			return nil
-		})
-	})
-	return out, err
+	for _, d := range m.docs {
+		c := out[d.vault]
+		c.Documents++
+		c.Chunks += len(d.slots)
+		out[d.vault] = c
+	}
+	for _, vault := range m.failed {
+		c := out[vault]
+		c.Failed++
+		out[vault] = c
+	}
+	return out, nil
 }
 
 // Vaults lists the names of the vaults that have documents in the store.
@@ -245,4 +239,12 @@ func (s *Store) DropVault(vault string) (int, error) {
 		ops[i] = Op{Vault: vault, Path: d.Path}
 	}
 	return len(ops), s.Apply(ops)
+}
+
+// Generation changes whenever committed changes reach memory; callers cache
+// derived summaries against it.
+func (s *Store) Generation() uint64 {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.gen
 }

@@ -164,6 +164,8 @@ func (s *Store) load() error {
 			}
 			if d.Status == StatusOK {
 				docs[idFromKey(k)] = ident{d.Vault, d.Path, d.Title}
+			} else {
+				m.failed[idFromKey(k)] = d.Vault
 			}
 			return nil
 		}); err != nil {

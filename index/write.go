@@ -276,10 +276,15 @@ func (s *Store) applyMem(chs []change) {
 	m := s.mem
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.gen++
 	for _, ch := range chs {
 		if ch.oldOK {
 			m.removeDoc(ch.id, ch.oldTerms)
 			m.graph.remove(ch.id)
+		}
+		delete(m.failed, ch.id)
+		if p := ch.put; p != nil && p.Doc.Status != StatusOK {
+			m.failed[ch.id] = ch.vault
 		}
 		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
 			m.graph.add(ch.id, ch.vault, ch.path, p.Doc.Title, &p.graph)

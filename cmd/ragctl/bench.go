@@ -50,6 +50,7 @@ func runBench(ctx context.Context, e *env, args []string) int {
 	idle := fs.Duration("idle", 60*time.Second, "how long to measure idle CPU (0 skips)")
 	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	keep := fs.Bool("keep", false, "keep the temporary directory (copy, data, ragd.log) and print its path")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -65,7 +66,11 @@ func runBench(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	defer os.RemoveAll(tmp)
+	if *keep {
+		fmt.Fprintf(e.stderr, "ragctl bench: working in %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
 	rep, err := bench(ctx, bin, tmp, *vault, *trials, *idle)
 	if err != nil {
 		return e.fail(err)

@@ -163,7 +163,7 @@ func (t *throwaway) waitIdle(ctx context.Context) error {
 			return fmt.Errorf("ragd exited early (%v): %s", err, t.tail())
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
+		case <-time.After(20 * time.Millisecond): // coarse enough not to compete with indexing for the CPU
 		}
 	}
 }
