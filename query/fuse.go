@@ -55,12 +55,16 @@ func (e *Engine) retrieve(terms []string, req Request) []index.Hit {
 			filter = func(vault, path string) bool { return inner(vault, path) || emb[[2]string{vault, path}] }
 		}
 	}
-	depth := max(req.K, opt.Depth)
+	useGraph := req.wants(ChannelGraph) && opt.GraphWeight > 0
+	depth := req.K
+	if useGraph {
+		depth = max(req.K, opt.Depth) // fusion needs candidates below each list's top k
+	}
 	var lex, graph []index.Hit
 	if req.wants(ChannelLexical) {
 		lex = e.ix.Search(terms, depth, filter)
 	}
-	if req.wants(ChannelGraph) && opt.GraphWeight > 0 {
+	if useGraph {
 		graph, _ = e.ix.GraphSearch(terms, depth, filter)
 	}
 	switch {
