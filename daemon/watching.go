@@ -49,14 +49,10 @@ func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watch
 			return
 		case err != nil:
 			if _, serr := os.Stat(vs.cfg.Path); serr != nil {
-				d.setWatching(vs, watchOffline)
 				log.Warn("vault root is missing; keeping its index and waiting for it to return", "path", vs.cfg.Path)
-				if !d.waitForRoot(ctx, vs.cfg.Path) {
+				if first, firstErr = d.awaitRoot(ctx, name); first == nil && firstErr == nil {
 					return
 				}
-				log.Info("vault root is back; reconciling", "path", vs.cfg.Path)
-				first, firstErr = d.newWatcher(name)
-				d.queue.push(&job{trigger: triggerWatch, vault: name})
 				continue
 			}
 			log.Error("cannot watch the vault; falling back to periodic scans", "err", err)
@@ -71,18 +67,29 @@ func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watch
 		if !rootGone {
 			return
 		}
-		d.setWatching(vs, watchOffline)
-		d.mu.Lock()
-		vs.online = false
-		d.mu.Unlock()
 		log.Warn("vault root disappeared; keeping its index and waiting for it to return", "path", vs.cfg.Path)
-		if !d.waitForRoot(ctx, vs.cfg.Path) {
+		if first, firstErr = d.awaitRoot(ctx, name); first == nil && firstErr == nil {
 			return
 		}
-		log.Info("vault root is back; reconciling", "path", vs.cfg.Path)
-		first, firstErr = d.newWatcher(name)
-		d.queue.push(&job{trigger: triggerWatch, vault: name})
 	}
+}
+
+// awaitRoot marks a vault offline, waits for its root to return, then
+// starts watching it again before queueing the pass that catches up, so
+// nothing saved in between is missed. It returns nil, nil when ctx ends.
+func (d *Daemon) awaitRoot(ctx context.Context, name string) (*watch.Watcher, error) {
+	vs := d.vaults[name]
+	d.setWatching(vs, watchOffline)
+	d.mu.Lock()
+	vs.online = false
+	d.mu.Unlock()
+	if !d.waitForRoot(ctx, vs.cfg.Path) {
+		return nil, nil
+	}
+	d.log.Info("vault root is back; reconciling", "vault", name, "path", vs.cfg.Path)
+	w, err := d.newWatcher(name)
+	d.queue.push(&job{trigger: triggerWatch, vault: name})
+	return w, err
 }
 
 func (d *Daemon) newWatcher(name string) (*watch.Watcher, error) {

@@ -58,19 +58,11 @@ func runBench(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "usage: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]")
 		return exitUsage
 	}
-	bin, err := findRagd(*ragdBin)
+	bin, tmp, cleanup, err := prepareRun(e, "bench", *ragdBin, *keep)
 	if err != nil {
 		return e.fail(err)
 	}
-	tmp, err := os.MkdirTemp("", "ragd-bench-")
-	if err != nil {
-		return e.fail(err)
-	}
-	if *keep {
-		fmt.Fprintf(e.stderr, "ragctl bench: working in %s\n", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer cleanup()
 	rep, err := bench(ctx, bin, tmp, *vault, *trials, *idle)
 	if err != nil {
 		return e.fail(err)

@@ -36,19 +36,11 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "usage: ragctl eval -beir DIR [-json]\n       ragctl eval -vault DIR -qrels FILE [-json]")
 		return exitUsage
 	}
-	bin, err := findRagd(*ragdBin)
+	bin, tmp, cleanup, err := prepareRun(e, "eval", *ragdBin, *keep)
 	if err != nil {
 		return e.fail(err)
 	}
-	tmp, err := os.MkdirTemp("", "ragd-eval-")
-	if err != nil {
-		return e.fail(err)
-	}
-	if *keep {
-		fmt.Fprintf(e.stderr, "ragctl eval: working in %s\n", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer cleanup()
 	var chans []string
 	if *channels != "" {
 		chans = strings.Split(*channels, ",")
@@ -81,6 +73,23 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		rep.print(e.stdout, *vault)
 	}
 	return exitOK
+}
+
+// prepareRun finds the ragd binary and makes the temporary directory of an
+// eval or bench run; cleanup removes it unless keep is set, in which case
+// its path is printed.
+func prepareRun(e *env, what, ragdBin string, keep bool) (bin, tmp string, cleanup func(), err error) {
+	if bin, err = findRagd(ragdBin); err != nil {
+		return "", "", nil, err
+	}
+	if tmp, err = os.MkdirTemp("", "ragd-"+what+"-"); err != nil {
+		return "", "", nil, err
+	}
+	if keep {
+		fmt.Fprintf(e.stderr, "ragctl %s: working in %s\n", what, tmp)
+		return bin, tmp, func() {}, nil
+	}
+	return bin, tmp, func() { os.RemoveAll(tmp) }, nil
 }
 
 func findRagd(flagged string) (string, error) {
