@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -162,8 +163,17 @@ func (h *handler) reply(w http.ResponseWriter, r *http.Request, v any, err error
 		h.fail(w, r, err)
 		return
 	}
+	// Encode first so the answer goes out with a Content-Length in one
+	// write, not as chunks.
+	b, err := json.Marshal(v)
+	if err != nil {
+		h.fail(w, r, fmt.Errorf("encode response: %w", err))
+		return
+	}
+	b = append(b, '\n')
 	w.Header().Set("Content-Type", "application/json")
-	if err := json.NewEncoder(w).Encode(v); err != nil {
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	if _, err := w.Write(b); err != nil {
 		h.log.Debug("write response", "path", r.URL.Path, "err", err)
 	}
 }

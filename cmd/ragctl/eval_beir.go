@@ -71,13 +71,19 @@ func evalBEIR(ctx context.Context, bin, tmp, dir string, ret retrieval) (*beirRe
 	}
 	rep.IndexSeconds = time.Since(start).Seconds()
 
-	var lat []float64
+	texts := make([]string, len(queries))
+	for i, q := range queries {
+		texts[i] = q.text
+	}
+	lat, err := t.latencies(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
 	for _, q := range queries {
-		paths, ms, err := t.timedSearch(ctx, q.text)
+		paths, err := t.rank(ctx, q.text)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.id, err)
 		}
-		lat = append(lat, ms)
 		ids := make([]string, len(paths))
 		for i, p := range paths {
 			ids[i] = pathToID[p]

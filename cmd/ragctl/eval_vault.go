@@ -55,7 +55,7 @@ func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string, ret retriev
 	}
 	rep := &vaultReport{IndexSeconds: time.Since(start).Seconds()}
 	for _, q := range qs {
-		paths, _, err := t.timedSearch(ctx, q.text)
+		paths, err := t.rank(ctx, q.text)
 		if err != nil {
 			return nil, fmt.Errorf("question %q: %w", q.text, err)
 		}
