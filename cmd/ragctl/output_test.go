@@ -97,6 +97,7 @@ func sampleStatus() *ipc.StatusResponse {
 		DataDir:   "/home/u/.local/share/ragd",
 		Socket:    "/run/user/1000/ragd/ragd.sock",
 		Semantic:  "off (lexical BM25 only)",
+		Graph:     &ipc.GraphStatus{Notes: 12, Tags: 9, Relations: 40, Unresolved: 1, Consistent: true},
 		Vaults: []ipc.VaultStatus{
 			{
 				Name: "notes", Path: "/home/u/notes", Online: true, Documents: 1234, Chunks: 56789, Failed: 3,

@@ -46,7 +46,15 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 	if st.Config != "" {
 		fmt.Fprintf(w, "config:   %s\n", st.Config)
 	}
-	fmt.Fprintf(w, "socket:   %s\ndata dir: %s\nsemantic: %s\n\n", st.Socket, st.DataDir, st.Semantic)
+	fmt.Fprintf(w, "socket:   %s\ndata dir: %s\nsemantic: %s\n", st.Socket, st.DataDir, st.Semantic)
+	if g := st.Graph; g != nil {
+		check := "consistent"
+		if !g.Consistent {
+			check = "INCONSISTENT: " + g.Problem
+		}
+		fmt.Fprintf(w, "graph:    %d notes, %d tags, %d links, %d unresolved (%s)\n", g.Notes, g.Tags, g.Relations, g.Unresolved, check)
+	}
+	fmt.Fprintln(w)
 	if len(st.Vaults) == 0 {
 		fmt.Fprintln(w, "no vaults configured: add a [[vault]] table to ragd.toml")
 		return
