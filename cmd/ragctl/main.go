@@ -52,6 +52,7 @@ var commands = []command{
 	{"graph", "query the entity graph: ragctl graph (backlinks NOTE | links NOTE | neighbors ENTITY | entities | unresolved) [-vault V] [-json]", runGraph},
 	{"eval", "measure retrieval quality: ragctl eval (-beir DIR | -vault DIR -qrels FILE) [-json]", runEval},
 	{"bench", "measure the daemon on a copy of a vault: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]", runBench},
+	{"mcp", "serve MCP tools (search, documents, status, graph) on stdin/stdout: ragctl mcp", runMCP},
 	{"version", "print ragctl's version", runVersion},
 }
 

@@ -186,6 +186,10 @@ type fakeBackend struct {
 	// closeEvents is set (as when the daemon shuts down).
 	events      []ipc.Event
 	closeEvents bool
+	// graph answers graph queries by query name (empty answers for the
+	// others); graphs records the requests.
+	graph  map[string]*ipc.GraphResponse
+	graphs []ipc.GraphRequest
 }
 
 func (f *fakeBackend) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
@@ -238,6 +242,14 @@ func (f *fakeBackend) Runs(ctx context.Context, limit int) (*ipc.RunsResponse, e
 }
 
 func (f *fakeBackend) Graph(ctx context.Context, req ipc.GraphRequest) (*ipc.GraphResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.graphs = append(f.graphs, req)
+	if g := f.graph[req.Query]; g != nil {
+		resp := *g
+		resp.Query = req.Query
+		return &resp, nil
+	}
 	return &ipc.GraphResponse{Query: req.Query}, nil
 }
 
