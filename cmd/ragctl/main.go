@@ -53,6 +53,8 @@ var commands = []command{
 	{"eval", "measure retrieval quality: ragctl eval (-beir DIR | -vault DIR -qrels FILE) [-json]", runEval},
 	{"bench", "measure the daemon on a copy of a vault: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]", runBench},
 	{"mcp", "serve MCP tools (search, documents, status, graph) on stdin/stdout: ragctl mcp", runMCP},
+	{"doctor", "check the setup and say how to fix what is wrong: ragctl doctor [-json] [-config FILE]", runDoctor},
+	{"completion", "print a shell completion script: ragctl completion bash|zsh|fish", runCompletion},
 	{"version", "print ragctl's version", runVersion},
 }
 

@@ -1,0 +1,475 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragd/ragd/daemon/config"
+	"github.com/ragd/ragd/ipc"
+)
+
+// Check statuses, as in doctor -json.
+const (
+	checkOK   = "ok"
+	checkWarn = "warn"
+	checkFail = "fail"
+	checkSkip = "skip" // could not be checked (daemon unreachable, not Linux, …)
+)
+
+// Thresholds of the doctor's checks.
+const (
+	doctorTimeout     = 5 * time.Second // how long the daemon may take to answer
+	minWatches        = 65536           // fs.inotify.max_user_watches ragd wants at least
+	watchesPerVault   = 8192            // … and at least this many per vault
+	suggestedWatches  = 524288          // what the fix sets it to
+	diskWarnBytes     = 1 << 30         // warn under 1 GiB free
+	diskFailBytes     = 100 << 20       // fail under 100 MiB free
+	failedFilesListed = 3               // skipped files named in a warning
+)
+
+// check is the outcome of one doctor check.
+type check struct {
+	Name   string `json:"name"`            // config, daemon, protocol, vaults, vault, failed_files, graph, inotify, disk
+	Vault  string `json:"vault,omitempty"` // for vault and failed_files
+	Status string `json:"status"`          // one of the check* constants
+	Detail string `json:"detail"`
+	// Notes are more lines of detail: configuration errors, skipped files.
+	Notes []string `json:"notes,omitempty"`
+	// Fix says what to do about a failure or warning.
+	Fix string `json:"fix,omitempty"`
+}
+
+// label is how the check is named in human output.
+func (c check) label() string {
+	if c.Vault != "" {
+		return "vault " + c.Vault
+	}
+	return strings.ReplaceAll(c.Name, "_", " ")
+}
+
+// doctorReport is the output of doctor -json.
+type doctorReport struct {
+	OK     bool    `json:"ok"` // no check failed
+	Checks []check `json:"checks"`
+}
+
+// doctorHost is what doctor reads from the machine rather than from the
+// daemon, replaceable in tests.
+type doctorHost struct {
+	goos     string // runtime.GOOS: the inotify check runs only on Linux
+	procRoot string // "/proc"
+	// freeSpace returns the bytes available to an unprivileged user on the
+	// filesystem holding path.
+	freeSpace func(path string) (uint64, error)
+}
+
+var realHost = doctorHost{goos: runtime.GOOS, procRoot: "/proc", freeSpace: statfsFree}
+
+// runDoctor checks the configuration, the daemon and the machine, prints
+// one line per check and says how to fix what is wrong. It exits 1 if any
+// check failed; warnings alone exit 0.
+func runDoctor(ctx context.Context, e *env, args []string) int {
+	return doctor(ctx, e, args, realHost)
+}
+
+func doctor(ctx context.Context, e *env, args []string, host doctorHost) int {
+	flags := e.flags("doctor")
+	asJSON := flags.Bool("json", false, "print JSON")
+	cfgFlag := flags.String("config", "", "ragd's configuration file (default $RAGD_CONFIG, then "+config.DefaultPath()+")")
+	if err := flags.Parse(args); err != nil {
+		return exitUsage
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintln(e.stderr, "usage: ragctl doctor [-json] [-config FILE]")
+		return exitUsage
+	}
+	rep := diagnose(ctx, e, *cfgFlag, host)
+	if *asJSON {
+		writeJSON(e.stdout, rep)
+	} else {
+		printDoctor(e.stdout, rep)
+	}
+	if !rep.OK {
+		return exitFail
+	}
+	return exitOK
+}
+
+// diagnose runs every check.
+func diagnose(ctx context.Context, e *env, cfgFlag string, host doctorHost) *doctorReport {
+	var checks []check
+	cfgCheck, cfg := checkConfig(cfgFlag)
+	checks = append(checks, cfgCheck)
+
+	// The socket: -socket, $RAGD_SOCKET, the configuration's, the default.
+	socket := e.socket
+	if socket == "" {
+		socket = os.Getenv("RAGD_SOCKET")
+	}
+	if socket == "" && cfg != nil {
+		socket = cfg.Daemon.Socket
+	}
+	if socket == "" {
+		socket = config.DefaultSocketPath()
+	}
+	st, daemonChecks := checkDaemon(ctx, socket)
+	unchecked := "not checked (ragd is not reachable)"
+	if daemonChecks[0].Status == checkOK {
+		unchecked = "not checked (ragd refuses this ragctl)"
+	}
+	checks = append(checks, daemonChecks...)
+
+	vaults, dataDir := 0, config.DefaultDataDir()
+	if cfg != nil {
+		vaults, dataDir = len(cfg.Vaults), cfg.Daemon.DataDir
+	}
+	if st != nil {
+		checks = append(checks, checkVaults(st)...)
+		checks = append(checks, checkGraph(st))
+		vaults = len(st.Vaults)
+		if st.DataDir != "" {
+			dataDir = st.DataDir
+		}
+	} else {
+		checks = append(checks,
+			check{Name: "vaults", Status: checkSkip, Detail: unchecked},
+			check{Name: "graph", Status: checkSkip, Detail: unchecked})
+	}
+	checks = append(checks, checkInotify(host, vaults), checkDisk(host, dataDir))
+
+	rep := &doctorReport{OK: true, Checks: checks}
+	for _, c := range checks {
+		if c.Status == checkFail {
+			rep.OK = false
+		}
+	}
+	return rep
+}
+
+// checkConfig finds the configuration file the way ragd does (-config,
+// $RAGD_CONFIG, the default path) and loads it; cfg is nil unless it is
+// valid.
+func checkConfig(flagPath string) (c check, cfg *config.Config) {
+	c = check{Name: "config"}
+	path, from := flagPath, "-config"
+	if path == "" {
+		path, from = os.Getenv("RAGD_CONFIG"), "$RAGD_CONFIG"
+	}
+	if path == "" {
+		path, from = config.DefaultPath(), "the default path"
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			c.Status = checkFail
+			c.Detail = "no configuration at " + path
+			c.Fix = "create it (the repository's ragd.toml is an example; docs/config.md lists every key), " +
+				"or, if ragd runs with -config FILE, run `ragctl doctor -config FILE`"
+			return c, nil
+		}
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		c.Status = checkFail
+		if errors.Is(err, fs.ErrNotExist) {
+			c.Detail = fmt.Sprintf("%s (from %s) does not exist", path, from)
+			c.Fix = "create it, or point " + from + " at ragd's configuration file"
+			return c, nil
+		}
+		errs := config.AsErrors(err)
+		if len(errs) == 0 {
+			c.Notes = strings.Split(err.Error(), "\n")
+		}
+		for _, e := range errs {
+			c.Notes = append(c.Notes, e.Error())
+		}
+		c.Detail = fmt.Sprintf("%s is not valid (%s)", path, plural(len(c.Notes), "problem"))
+		c.Fix = fmt.Sprintf("correct it and check it with `ragd check-config -config %s`; ragd reads it only at start, so restart ragd afterwards", path)
+		return c, nil
+	}
+	c.Status = checkOK
+	c.Detail = fmt.Sprintf("%s (%s)", cfg.File, plural(len(cfg.Vaults), "vault"))
+	return c, cfg
+}
+
+// checkDaemon asks the daemon on socket for its status and checks that it
+// answers and speaks this ragctl's protocol; st is nil if it did not
+// answer usably.
+func checkDaemon(ctx context.Context, socket string) (st *ipc.StatusResponse, checks []check) {
+	daemon := check{Name: "daemon"}
+	proto := check{Name: "protocol"}
+	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
+	defer cancel()
+	c := ipc.NewClient(socket)
+	defer c.Close()
+	st, err := c.Status(ctx)
+	var nr *ipc.NotRunningError
+	var ie *ipc.Error
+	switch {
+	case err == nil:
+	case errors.As(err, &nr):
+		daemon.Status, daemon.Detail = checkFail, "not running (no answer on "+socket+")"
+		daemon.Fix = "start it with `ragd` or `systemctl --user start ragd`"
+		proto.Status, proto.Detail = checkSkip, "not checked (ragd is not reachable)"
+		return nil, []check{daemon, proto}
+	case errors.As(err, &ie) && ie.Status == http.StatusUpgradeRequired:
+		// The daemon refuses a client newer than itself.
+		daemon.Status, daemon.Detail = checkOK, "answers on "+socket+" but refuses this ragctl"
+		proto.Status, proto.Detail = checkFail, ie.Message
+		proto.Fix = fmt.Sprintf("ragctl speaks protocol %d: upgrade ragd to the release of this ragctl and restart it (`systemctl --user restart ragd`)", ipc.ProtocolVersion)
+		return nil, []check{daemon, proto}
+	default:
+		daemon.Status, daemon.Detail = checkFail, fmt.Sprintf("no usable answer on %s: %v", socket, err)
+		daemon.Fix = "look at ragd's log (`journalctl --user -u ragd`) and restart it (`systemctl --user restart ragd`)"
+		proto.Status, proto.Detail = checkSkip, "not checked (ragd did not answer)"
+		return nil, []check{daemon, proto}
+	}
+	daemon.Status = checkOK
+	daemon.Detail = fmt.Sprintf("ragd %s (pid %d) answers on %s: %s", st.Version, st.PID, socket, st.State)
+	switch {
+	case st.Protocol == ipc.ProtocolVersion:
+		proto.Status, proto.Detail = checkOK, fmt.Sprintf("ragd and ragctl speak protocol %d", st.Protocol)
+	case st.Protocol > ipc.ProtocolVersion:
+		proto.Status = checkFail
+		proto.Detail = fmt.Sprintf("ragd speaks protocol %d, this ragctl %d", st.Protocol, ipc.ProtocolVersion)
+		proto.Fix = "upgrade ragctl: install ragd and ragctl from the same release"
+	default:
+		proto.Status = checkFail
+		proto.Detail = fmt.Sprintf("ragd speaks protocol %d, this ragctl %d", st.Protocol, ipc.ProtocolVersion)
+		proto.Fix = "upgrade ragd to the release of this ragctl and restart it (`systemctl --user restart ragd`)"
+	}
+	return st, []check{daemon, proto}
+}
+
+// checkVaults reports, for each vault, whether it is online and watched,
+// and warns about files that could not be indexed.
+func checkVaults(st *ipc.StatusResponse) []check {
+	if len(st.Vaults) == 0 {
+		return []check{{Name: "vaults", Status: checkWarn, Detail: "no vaults configured",
+			Fix: "add a [[vault]] table to ragd.toml (see docs/config.md) and restart ragd"}}
+	}
+	var checks []check
+	for _, v := range st.Vaults {
+		c := check{Name: "vault", Vault: v.Name, Status: checkOK}
+		switch {
+		case !v.Online || v.Watching == "offline":
+			c.Status = checkFail
+			c.Detail = "offline: " + v.Path
+			if v.LastError != "" {
+				c.Detail = "offline: " + v.LastError
+			}
+			c.Fix = fmt.Sprintf("ragd waits for %s to come back (mount the drive or restore the folder); "+
+				"if it is gone for good, remove its [[vault]] table from ragd.toml and restart ragd", v.Path)
+		case v.Watching == "polling":
+			c.Status = checkWarn
+			c.Detail = "online, but rescanned every 30s instead of watched: the watch limit was reached"
+			c.Fix = "raise the watch limit (on Linux, see the inotify check) and restart ragd (`systemctl --user restart ragd`)"
+		case v.Watching == "off":
+			c.Detail = fmt.Sprintf("online, not watched (watch = false; periodic rescans only), %s", plural(v.Documents, "document"))
+		case v.Watching == "watching":
+			c.Detail = fmt.Sprintf("online, watching, %s", plural(v.Documents, "document"))
+		case v.Watching == "":
+			c.Detail = fmt.Sprintf("online, %s", plural(v.Documents, "document"))
+		default:
+			c.Detail = fmt.Sprintf("online, %s, %s", v.Watching, plural(v.Documents, "document"))
+		}
+		if c.Status == checkOK && v.LastError != "" {
+			c.Status = checkWarn
+			c.Detail += "; last error: " + v.LastError
+			c.Fix = fmt.Sprintf("`ragctl reindex -vault %s -wait` retries; ragd's log has the details", v.Name)
+		}
+		checks = append(checks, c)
+		if v.Failed == 0 {
+			continue
+		}
+		f := check{Name: "failed_files", Vault: v.Name, Status: checkWarn,
+			Detail: plural(v.Failed, "file") + " could not be indexed"}
+		for i, ff := range v.FailedFiles {
+			if i == failedFilesListed {
+				break
+			}
+			f.Notes = append(f.Notes, ff.Path+": "+ff.Error)
+		}
+		if more := v.Failed - len(f.Notes); more > 0 {
+			f.Notes = append(f.Notes, fmt.Sprintf("… and %d more", more))
+		}
+		f.Fix = fmt.Sprintf("`ragctl status -json` lists them all; fix them or add them to the vault's exclude in ragd.toml, "+
+			"then `ragctl reindex -vault %s`", v.Name)
+		checks = append(checks, f)
+	}
+	return checks
+}
+
+// checkGraph reports the daemon's consistency check of the entity graph.
+func checkGraph(st *ipc.StatusResponse) check {
+	c := check{Name: "graph"}
+	g := st.Graph
+	switch {
+	case g == nil:
+		c.Status, c.Detail = checkSkip, "not reported by this ragd"
+	case g.Consistent:
+		c.Status = checkOK
+		c.Detail = fmt.Sprintf("consistent (%d notes, %d tags, %d links, %d unresolved)", g.Notes, g.Tags, g.Relations, g.Unresolved)
+	default:
+		c.Status = checkFail
+		c.Detail = "inconsistent: " + g.Problem
+		dir := st.DataDir
+		if dir == "" {
+			dir = "ragd's data dir"
+		}
+		c.Fix = fmt.Sprintf("rebuild the index: stop ragd, delete %s (the vaults are untouched) and start ragd again", dir)
+	}
+	return c
+}
+
+// checkInotify checks the Linux inotify limits against the number of
+// vaults.
+func checkInotify(host doctorHost, vaults int) check {
+	c := check{Name: "inotify"}
+	if host.goos != "linux" {
+		c.Status, c.Detail = checkSkip, "not checked (not Linux)"
+		return c
+	}
+	dir := filepath.Join(host.procRoot, "sys", "fs", "inotify")
+	watches, err := readProcInt(filepath.Join(dir, "max_user_watches"))
+	if err != nil {
+		c.Status, c.Detail = checkSkip, err.Error()
+		return c
+	}
+	instances, err := readProcInt(filepath.Join(dir, "max_user_instances"))
+	if err != nil {
+		c.Status, c.Detail = checkSkip, err.Error()
+		return c
+	}
+	c.Status = checkOK
+	watchNote := fmt.Sprintf("max_user_watches %d", watches)
+	instanceNote := fmt.Sprintf("max_user_instances %d", instances)
+	var fixes []string
+	if need := max(minWatches, watchesPerVault*vaults); watches < int64(need) {
+		c.Status = checkWarn
+		watchNote += fmt.Sprintf(", under the %d ragd wants for %s (one watch per folder)", need, plural(vaults, "vault"))
+		fixes = append(fixes, sysctlFix("max_user_watches", max(suggestedWatches, need)))
+	}
+	if instances < int64(vaults) {
+		c.Status = checkWarn
+		instanceNote += fmt.Sprintf(", under the %d ragd needs (one per vault)", vaults)
+		fixes = append(fixes, sysctlFix("max_user_instances", max(128, 2*vaults)))
+	}
+	c.Detail = watchNote + "; " + instanceNote
+	if len(fixes) > 0 {
+		c.Fix = strings.Join(fixes, "; ") + "; then restart ragd"
+	}
+	return c
+}
+
+// sysctlFix says how to raise fs.inotify.key to n now and after reboots.
+func sysctlFix(key string, n int) string {
+	kv := fmt.Sprintf("fs.inotify.%s=%d", key, n)
+	return fmt.Sprintf("raise it now with `sudo sysctl %s` and keep it across reboots with `echo %s | sudo tee /etc/sysctl.d/90-ragd-%s.conf`",
+		kv, kv, strings.ReplaceAll(key, "_", "-"))
+}
+
+// readProcInt reads a file holding one integer, like /proc/sys entries.
+func readProcInt(path string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("cannot read %s: %q is not a number", path, strings.TrimSpace(string(b)))
+	}
+	return n, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// checkDisk checks the free space of the filesystem holding the data dir
+// (or, until it exists, its nearest existing parent).
+func checkDisk(host doctorHost, dataDir string) check {
+	c := check{Name: "disk"}
+	dir := dataDir
+	free, err := host.freeSpace(dir)
+	for errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir {
+		dir = filepath.Dir(dir)
+		free, err = host.freeSpace(dir)
+	}
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		c.Status, c.Detail = checkSkip, "not checked on "+host.goos
+		return c
+	case err != nil:
+		c.Status, c.Detail = checkWarn, fmt.Sprintf("cannot tell the free space of %s: %v", dataDir, unwrapPath(err))
+		return c
+	}
+	c.Detail = fmt.Sprintf("%s free for the data dir %s", formatBytes(free), dataDir)
+	fix := "free some space on that filesystem, or move the index elsewhere (daemon.data_dir in ragd.toml) and restart ragd"
+	switch {
+	case free < diskFailBytes:
+		c.Status, c.Fix = checkFail, fix
+		c.Detail += fmt.Sprintf(" (under %s: indexing will fail)", formatBytes(diskFailBytes))
+	case free < diskWarnBytes:
+		c.Status, c.Fix = checkWarn, fix
+		c.Detail += fmt.Sprintf(" (under %s)", formatBytes(diskWarnBytes))
+	default:
+		c.Status = checkOK
+	}
+	return c
+}
+
+// formatBytes prints n in GiB, MiB or KiB.
+func formatBytes(n uint64) string {
+	switch {
+	case n >= 1<<30:
+		return strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64) + " GiB"
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 0, 64) + " MiB"
+	default:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 0, 64) + " KiB"
+	}
+}
+
+// Symbols of the check statuses in human output.
+var checkSymbols = map[string]string{checkOK: "✓", checkWarn: "!", checkFail: "✗", checkSkip: "-"}
+
+// printDoctor writes one line per check, then its notes and fix indented,
+// and a closing summary.
+func printDoctor(w io.Writer, rep *doctorReport) {
+	fails, warns := 0, 0
+	for _, c := range rep.Checks {
+		fmt.Fprintf(w, "%s %s: %s\n", checkSymbols[c.Status], c.label(), c.Detail)
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "    %s\n", n)
+		}
+		if c.Fix != "" {
+			fmt.Fprintf(w, "    → %s\n", c.Fix)
+		}
+		switch c.Status {
+		case checkFail:
+			fails++
+		case checkWarn:
+			warns++
+		}
+	}
+	switch {
+	case fails == 0 && warns == 0:
+		fmt.Fprintln(w, "\nall checks passed")
+	case fails == 0:
+		fmt.Fprintf(w, "\nno failures, %s\n", plural(warns, "warning"))
+	default:
+		fmt.Fprintf(w, "\n%s, %s\n", plural(fails, "failure"), plural(warns, "warning"))
+	}
+}
