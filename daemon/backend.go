@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query"
 )
@@ -97,14 +96,12 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 		if v.Failed == 0 {
 			continue
 		}
-		docs, err := d.store.Documents(v.Name)
+		docs, err := d.store.FailedDocuments(v.Name, maxFailedListed)
 		if err != nil {
 			return nil, err
 		}
 		for _, doc := range docs {
-			if doc.Status == index.StatusFailed && len(v.FailedFiles) < maxFailedListed {
-				v.FailedFiles = append(v.FailedFiles, ipc.FailedFile{Path: doc.Path, Error: doc.Error})
-			}
+			v.FailedFiles = append(v.FailedFiles, ipc.FailedFile{Path: doc.Path, Error: doc.Error})
 		}
 	}
 	return resp, nil

@@ -209,7 +209,10 @@ func (m *memIndex) search(terms []string, k int, filter Filter) []Hit {
 	}
 
 	h := make(hitHeap, 0, k+1)
-	allowed := make(map[DocID]bool)
+	var allowed map[DocID]bool // filter verdict per document, when filtering
+	if filter != nil {
+		allowed = make(map[DocID]bool)
+	}
 	for _, s := range acc.touched {
 		sc := acc.score[s]
 		if len(h) == k && sc < h[0].score {

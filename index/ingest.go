@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"runtime"
@@ -217,10 +218,13 @@ func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 	}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
-		reason := "unreadable: " + errors.Unwrap(err).Error()
-		if errors.Unwrap(err) == nil {
-			reason = "unreadable: " + err.Error()
+		// The path is in the document already; keep only the cause.
+		cause := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			cause = pe.Err
 		}
+		reason := "unreadable: " + cause.Error()
 		if old != nil && old.Status == StatusFailed && old.Error == reason {
 			return nil
 		}

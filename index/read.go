@@ -248,3 +248,35 @@ func (s *Store) Generation() uint64 {
 	defer s.mem.mu.RUnlock()
 	return s.mem.gen
 }
+
+// FailedDocuments returns up to limit skipped files of vault, sorted by
+// path, reading only their records.
+func (s *Store) FailedDocuments(vault string, limit int) ([]Document, error) {
+	m := s.mem
+	m.mu.RLock()
+	var ids []DocID
+	for id, v := range m.failed {
+		if v == vault {
+			ids = append(ids, id)
+		}
+	}
+	m.mu.RUnlock()
+	var out []Document
+	err := s.db.View(func(txn *badger.Txn) error {
+		for _, id := range ids {
+			d, err := getDoc(txn, id)
+			if err != nil {
+				return err
+			}
+			if d != nil && d.Status == StatusFailed {
+				out = append(out, *d)
+			}
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, err
+}

@@ -161,12 +161,8 @@ func diagnose(ctx context.Context, e *env, cfgFlag string, host doctorHost) *doc
 // valid.
 func checkConfig(flagPath string) (c check, cfg *config.Config) {
 	c = check{Name: "config"}
-	path, from := flagPath, "-config"
-	if path == "" {
-		path, from = os.Getenv("RAGD_CONFIG"), "$RAGD_CONFIG"
-	}
-	if path == "" {
-		path, from = config.DefaultPath(), "the default path"
+	path, from := config.Locate(flagPath)
+	if from == "the default path" {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			c.Status = checkFail
 			c.Detail = "no configuration at " + path

@@ -127,10 +127,7 @@ func (e *env) socketPath() string {
 	if s := os.Getenv("RAGD_SOCKET"); s != "" {
 		return s
 	}
-	path := os.Getenv("RAGD_CONFIG")
-	if path == "" {
-		path = config.DefaultPath()
-	}
+	path, _ := config.Locate("")
 	if _, err := os.Stat(path); err == nil {
 		cfg, err := config.Load(path)
 		if err == nil {

@@ -78,11 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func loadConfig(path string) (*config.Config, error) {
-	if path == "" {
-		path = os.Getenv("RAGD_CONFIG")
-	}
-	if path == "" {
-		path = config.DefaultPath()
+	path, from := config.Locate(path)
+	if from == "the default path" {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no configuration at %s: create it (the repository's ragd.toml is an example) or pass -config FILE", path)
 		}

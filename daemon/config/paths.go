@@ -101,3 +101,16 @@ func absDir(baseDir string) (string, error) {
 	}
 	return filepath.Abs(baseDir)
 }
+
+// Locate picks the configuration file the way ragd does: the path given
+// (a -config flag), else $RAGD_CONFIG, else DefaultPath(). from names the
+// source, for messages ("-config", "$RAGD_CONFIG", "the default path").
+func Locate(given string) (path, from string) {
+	if given != "" {
+		return given, "-config"
+	}
+	if p := os.Getenv("RAGD_CONFIG"); p != "" {
+		return p, "$RAGD_CONFIG"
+	}
+	return DefaultPath(), "the default path"
+}
