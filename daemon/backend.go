@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,51 +11,10 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
-	"github.com/ragd/ragd/query"
 )
 
 // maxFailedListed bounds the failed files listed per vault in status.
 const maxFailedListed = 200
-
-// Search implements ipc.Backend.
-func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
-	start := time.Now()
-	for _, v := range req.Vaults {
-		if _, ok := d.vaults[v]; !ok {
-			return nil, ipc.NotFound("no vault named %q", v)
-		}
-	}
-	for ch, w := range req.Weights {
-		if ch != query.ChannelLexical && ch != query.ChannelGraph || w < 0 || w > 100 {
-			return nil, ipc.BadRequest("bad weight %s=%v: channels are %q and %q, weights 0 to 100", ch, w, query.ChannelLexical, query.ChannelGraph)
-		}
-	}
-	for _, ch := range req.Channels {
-		if ch != query.ChannelLexical && ch != query.ChannelGraph {
-			return nil, ipc.BadRequest("unknown channel %q: use %q or %q", ch, query.ChannelLexical, query.ChannelGraph)
-		}
-	}
-	rs, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
-		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights})
-	if err != nil {
-		return nil, err
-	}
-	resp := &ipc.SearchResponse{Query: req.Query, Results: make([]ipc.Result, 0, len(rs))}
-	for _, r := range rs {
-		var abs string
-		if vs := d.vaults[r.Vault]; vs != nil {
-			abs = filepath.Join(vs.cfg.Path, filepath.FromSlash(r.Path))
-		}
-		resp.Results = append(resp.Results, ipc.Result{
-			ID: r.Ref.String(), Vault: r.Vault, Path: r.Path, AbsPath: abs, Title: r.Title,
-			LineStart: r.LineStart, LineEnd: r.LineEnd,
-			Heading: strings.Join(r.Heading, " > "), Headings: r.Heading,
-			Score: r.Score, Text: r.Text,
-		})
-	}
-	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
-	return resp, nil
-}
 
 // Status implements ipc.Backend.
 func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
@@ -65,8 +25,19 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	resp := &ipc.StatusResponse{
 		State: ipc.StateIdle, Version: Version, Protocol: ipc.ProtocolVersion, PID: os.Getpid(),
 		StartedAt: d.started, Config: d.cfg.File, DataDir: d.cfg.Daemon.DataDir, Socket: d.cfg.Daemon.Socket,
-		Semantic: "off: ragd runs lexical (BM25) and graph search; semantic search arrives with embedder plugins",
+		Semantic: semanticOff,
 		Graph:    d.graphStatus(),
+		Plugins:  d.backends.mgr.Status(),
+	}
+	if e := d.embedding; e != nil {
+		resp.Vector = e.status()
+		resp.Semantic = fmt.Sprintf("on: embedder %s", e.name)
+		if resp.Vector.Pending > 0 {
+			resp.Semantic += fmt.Sprintf(" (%d chunks waiting for vectors: they are found by keywords meanwhile)", resp.Vector.Pending)
+		}
+		if resp.Vector.LastError != "" {
+			resp.Semantic += "; embedding paused: " + resp.Vector.LastError
+		}
 	}
 	queued := d.queue.pending("")
 	d.mu.Lock()

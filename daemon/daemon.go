@@ -33,6 +33,9 @@ type Daemon struct {
 	engine  *query.Engine
 	started time.Time
 
+	backends  *backends
+	embedding *embedding // nil when no embedder is configured
+
 	queue  *jobQueue
 	events *eventHub
 
@@ -88,8 +91,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}()
 	d.store = store
-	d.engine = query.NewEngine(store)
 	d.started = time.Now()
+	mgr, err := d.startPlugins(ctx)
+	if err != nil {
+		return err
+	}
+	defer mgr.Close()
 	if store.Rebuilt {
 		d.log.Warn("index was rebuilt for a new format; reindexing every vault")
 	}
@@ -142,6 +149,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()
+	if d.embedding != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); d.embedding.run(workCtx) }()
+	}
 
 	var runErr error
 	select {

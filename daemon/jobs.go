@@ -27,6 +27,7 @@ func (d *Daemon) runJobs(ctx context.Context) {
 		d.active = j
 		d.mu.Unlock()
 		d.runJob(ctx, j)
+		d.embedding.poke()
 		d.mu.Lock()
 		d.active = nil
 		d.mu.Unlock()
@@ -86,7 +87,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	}
 	sr, err := d.store.Sync(ctx, index.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
-		Complete: true, Scopes: j.paths, Progress: &j.prog,
+		Complete: true, Scopes: j.paths, Progress: &j.prog, Extract: d.extract,
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
 		},

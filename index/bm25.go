@@ -39,12 +39,15 @@ type slot struct {
 	ord                        uint32
 	len                        float32
 	parent, lineStart, lineEnd uint32
+	hash                       uint64 // content hash: the key of the chunk's vector
 }
 
 type memDoc struct {
 	vault, path, title string
 	slots              []uint32   // by chunk ordinal
 	headings           [][]string // by parent ordinal
+	tags               []string   // frontmatter and inline tags, for #tag filters
+	mtime              int64      // modification time (Unix seconds), for date filters
 }
 
 // memIndex is the in-memory copy of the postings that queries read.
@@ -60,19 +63,23 @@ type memIndex struct {
 	graph  graphMem
 	failed map[DocID]string // failed documents → vault
 	gen    uint64           // bumped by every applied change
+	// byHash maps a chunk content hash to the live slots holding that
+	// text: the vector channel searches by hash and answers with these.
+	byHash map[uint64][]uint32
 
 	accPool sync.Pool
 }
 
 func newMemIndex(p BM25) *memIndex {
-	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem(), failed: make(map[DocID]string)}
+	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem(), failed: make(map[DocID]string),
+		byHash: make(map[uint64][]uint32)}
 }
 
 // addDoc registers a document's chunks; postings are added with
 // addPostings. Callers hold mu.
-func (m *memIndex) addDoc(id DocID, vault, path, title string, f *forward) *memDoc {
-	d := &memDoc{vault: vault, path: path, title: title, slots: make([]uint32, len(f.chunks)),
-		headings: f.headings}
+func (m *memIndex) addDoc(id DocID, doc *Document, f *forward) *memDoc {
+	d := &memDoc{vault: doc.Vault, path: doc.Path, title: doc.Title, slots: make([]uint32, len(f.chunks)),
+		headings: f.headings, tags: doc.Tags, mtime: doc.ModTime.Unix()}
 	for ord, c := range f.chunks {
 		var s uint32
 		if n := len(m.free); n > 0 {
@@ -83,7 +90,8 @@ func (m *memIndex) addDoc(id DocID, vault, path, title string, f *forward) *memD
 		}
 		ln := m.params.length(c.fieldLens)
 		m.slots[s] = slot{doc: id, ord: uint32(ord), len: ln, parent: c.parent,
-			lineStart: c.lineStart, lineEnd: c.lineEnd}
+			lineStart: c.lineStart, lineEnd: c.lineEnd, hash: c.hash}
+		m.byHash[c.hash] = append(m.byHash[c.hash], s)
 		m.totLen += float64(ln)
 		m.live++
 		d.slots[ord] = s
@@ -133,6 +141,7 @@ func (m *memIndex) removeDoc(id DocID, terms []string) {
 		}
 	}
 	for _, s := range d.slots {
+		m.unhash(s)
 		m.totLen -= float64(m.slots[s].len)
 		m.live--
 		m.slots[s] = slot{}
@@ -151,6 +160,7 @@ type Hit struct {
 	LineStart int
 	LineEnd   int
 	Score     float64
+	Parent    uint32 // ordinal of the chunk's parent section
 }
 
 // Filter reports whether a document is in scope. A nil Filter admits all.
@@ -245,7 +255,7 @@ func (m *memIndex) search(terms []string, k int, filter Filter) []Hit {
 		sl := m.slots[e.slot]
 		d := m.docs[sl.doc]
 		out[i] = Hit{Ref: ChunkRef{sl.doc, sl.ord}, Vault: d.vault, Path: d.path, Title: d.title,
-			LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Score: float64(e.score)}
+			LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Score: float64(e.score), Parent: sl.parent}
 		if int(sl.parent) < len(d.headings) {
 			out[i].Heading = d.headings[sl.parent]
 		}

@@ -24,6 +24,9 @@ type fieldLens struct {
 type chunkMeta struct {
 	fieldLens
 	parent, lineStart, lineEnd uint32
+	// hash is the first 8 bytes of the chunk text's SHA-256: the key of
+	// its embedding (vectors are stored and reused by content).
+	hash uint64
 }
 
 // forward is the f/<doc> record, the document's postings block: for each
@@ -45,7 +48,7 @@ func appendUvarints(b []byte, vs ...uint32) []byte {
 }
 
 func encodeForward(f *forward) []byte {
-	size := 8 + len(f.chunks)*12
+	size := 8 + len(f.chunks)*20
 	for i, t := range f.terms {
 		size += len(t) + 2 + len(f.postings[i])*5
 	}
@@ -62,6 +65,7 @@ func encodeForward(f *forward) []byte {
 	b = binary.AppendUvarint(b, uint64(len(f.chunks)))
 	for _, c := range f.chunks {
 		b = appendUvarints(b, c.title, c.head, c.body, c.parent, c.lineStart, c.lineEnd)
+		b = binary.BigEndian.AppendUint64(b, c.hash)
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.headings)))
 	for _, h := range f.headings {
@@ -123,8 +127,12 @@ func decodeForward(b []byte) (*forward, error) {
 				return nil, errCorrupt
 			}
 		}
+		if len(b) < 8 {
+			return nil, errCorrupt
+		}
 		f.chunks[i] = chunkMeta{fieldLens{uint32(v[0]), uint32(v[1]), uint32(v[2])},
-			uint32(v[3]), uint32(v[4]), uint32(v[5])}
+			uint32(v[3]), uint32(v[4]), uint32(v[5]), binary.BigEndian.Uint64(b)}
+		b = b[8:]
 	}
 	nh, ok := next()
 	if !ok || nh > uint64(len(b)) {

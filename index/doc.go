@@ -51,9 +51,12 @@ type Document struct {
 	Aliases []string  `json:"aliases,omitempty"`
 	Status  string    `json:"status"`
 	Error   string    `json:"error,omitempty"`
-	Kind    string    `json:"kind"` // "markdown" or "text"
-	Chunks  int       `json:"chunks"`
-	Parents int       `json:"parents"`
+	Kind    string    `json:"kind"` // "markdown", "text", or the extension of an extracted file ("pdf")
+	// Pages maps the extracted text's lines to the source's pages: page
+	// i+1 begins at line Pages[i].
+	Pages   []int `json:"pages,omitempty"`
+	Chunks  int   `json:"chunks"`
+	Parents int   `json:"parents"`
 	// Pipeline identifies the chunking settings the document was indexed
 	// with; a file is indexed again when they change, even if its bytes
 	// did not.
@@ -73,6 +76,7 @@ type Chunk struct {
 	Tokens    int      `json:"tokens"` // analysed body terms
 	Hash      string   `json:"hash"`   // hex SHA-256 of Text, for embedding reuse
 	Text      string   `json:"text"`
+	Page      int      `json:"page,omitempty"` // extracted documents: page of LineStart
 }
 
 // Parent is the stored record of a parent section; its text is the file's

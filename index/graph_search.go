@@ -126,7 +126,7 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 		}
 		sl := m.slots[d.slots[ref.Ord]]
 		h := Hit{Ref: ref, Vault: d.vault, Path: d.path, Title: d.title, Score: sc,
-			LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd)}
+			LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Parent: sl.parent}
 		if int(sl.parent) < len(d.headings) {
 			h.Heading = d.headings[sl.parent]
 		}

@@ -44,7 +44,10 @@ type SyncOptions struct {
 	Scopes []string
 	// OnDoc, if set, is called after each commit for every document
 	// written or removed, with op "indexed", "removed" or "failed".
-	OnDoc    func(op, path, reason string)
+	OnDoc func(op, path, reason string)
+	// Extract extracts files that are not Markdown or plain text; nil
+	// records them as failed ("no extractor").
+	Extract  ExtractFunc
 	Deleted  []string
 	Progress *Progress
 }
@@ -233,23 +236,32 @@ func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 	sum := sha256.Sum256(data)
 	doc.Hash = hex.EncodeToString(sum[:])
 	doc.Size = int64(len(data))
-	if old != nil && old.Hash == doc.Hash && old.Pipeline == doc.Pipeline {
-		return nil
-	}
-	if reason := badContent(data); reason != "" {
-		return Failed(doc, reason)
+	if old != nil && old.Hash == doc.Hash &&
+		(old.Pipeline == doc.Pipeline || strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")) {
+		return nil // unchanged (an extracted file's pipeline also names its extractor)
 	}
 	var cd *chunk.Document
 	switch doc.Kind {
-	case "markdown":
-		cd, err = chunk.Markdown(data, opt.Chunk)
-	case "text":
-		cd, err = chunk.PlainText(data, opt.Chunk)
+	case "markdown", "text":
+		if reason := badContent(data); reason != "" {
+			return Failed(doc, reason)
+		}
+		if doc.Kind == "markdown" {
+			cd, err = chunk.Markdown(data, opt.Chunk)
+		} else {
+			cd, err = chunk.PlainText(data, opt.Chunk)
+		}
+		if err != nil {
+			return Failed(doc, err.Error())
+		}
 	default:
-		return Failed(doc, fmt.Sprintf("no extractor for %q files", path.Ext(f.Rel)))
-	}
-	if err != nil {
-		return Failed(doc, err.Error())
+		var reason string
+		if cd, reason = s.extract(opt, &doc, data); cd == nil {
+			if old != nil && old.Status == StatusFailed && old.Error == reason && old.Hash == doc.Hash && doc.Hash != "" {
+				return nil
+			}
+			return Failed(doc, reason)
+		}
 	}
 	base := path.Base(f.Rel)
 	if s.noGraph {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"slices"
@@ -128,15 +129,17 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 			an.Terms(h, func(t string) { get(t).head++; l.head++ })
 		}
 		an.Terms(c.Text, func(t string) { get(t).body++; l.body++ })
-		p.fwd.chunks[i] = chunkMeta{l, uint32(c.Parent), uint32(c.LineStart), uint32(c.LineEnd)}
+		sum := sha256.Sum256([]byte(c.Text))
+		p.fwd.chunks[i] = chunkMeta{l, uint32(c.Parent), uint32(c.LineStart), uint32(c.LineEnd),
+			binary.BigEndian.Uint64(sum[:8])}
 		for t, e := range counts {
 			byTerm[t] = append(byTerm[t], *e)
 		}
-		sum := sha256.Sum256([]byte(c.Text))
 		p.Chunks = append(p.Chunks, Chunk{
 			Ref: ChunkRef{Ord: ord}, Parent: uint32(c.Parent), Heading: c.Heading,
 			Start: c.Start, End: c.End, LineStart: c.LineStart, LineEnd: c.LineEnd,
 			Tokens: int(l.body), Hash: hex.EncodeToString(sum[:16]), Text: c.Text,
+			Page: pageOf(doc.Pages, c.LineStart),
 		})
 	}
 	p.fwd.terms = make([]string, 0, len(byTerm))

@@ -17,7 +17,7 @@ import (
 
 // schemaVersion is bumped whenever the key layout or a record encoding
 // changes; a store with another version is rebuilt from the vaults.
-const schemaVersion = 3 // 2: graph records (g/); 3: graph stems
+const schemaVersion = 4 // 2: graph records (g/); 3: graph stems; 4: chunk hashes in f/
 
 // ErrLocked is returned by Open when another process holds the data dir.
 var ErrLocked = errors.New("index: data directory is in use by another process")
@@ -41,6 +41,7 @@ type Store struct {
 	noGraph bool
 	wmu     sync.Mutex // one writer at a time; guards stats
 	stats   Stats
+	vecs    vectorState
 
 	// Rebuilt reports that the store was emptied at open because its schema
 	// or analyzer version differed; every vault is indexed again.
@@ -101,6 +102,10 @@ func (s *Store) Analyzer() *analyze.Analyzer { return s.an }
 
 // Close flushes and closes Badger.
 func (s *Store) Close() error {
+	serr := s.SaveVectorSnapshots()
+	if serr != nil {
+		s.log.Warn("could not save the vector index snapshot; it will be rebuilt at start", "err", serr)
+	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	return s.db.Close()
@@ -155,7 +160,10 @@ func (s *Store) load() error {
 			return err
 		}
 		// Documents first (vault and path for filters), then forward records.
-		type ident struct{ vault, path, title string }
+		type ident struct {
+			vault, path, title string
+			doc                *Document
+		}
 		docs := make(map[DocID]ident)
 		if err := iterate(txn, nsPrefix(nsDoc), true, func(k, v []byte) error {
 			var d Document
@@ -163,7 +171,7 @@ func (s *Store) load() error {
 				return fmt.Errorf("index: document %x: %w", k, err)
 			}
 			if d.Status == StatusOK {
-				docs[idFromKey(k)] = ident{d.Vault, d.Path, d.Title}
+				docs[idFromKey(k)] = ident{d.Vault, d.Path, d.Title, &d}
 			} else {
 				m.failed[idFromKey(k)] = d.Vault
 			}
@@ -196,7 +204,7 @@ func (s *Store) load() error {
 			if err != nil {
 				return fmt.Errorf("index: postings of %s: %w", id, err)
 			}
-			md := m.addDoc(id, d.vault, d.path, d.title, f)
+			md := m.addDoc(id, d.doc, f)
 			for i, t := range f.terms {
 				m.addPostings(md, t, f.postings[i])
 			}

@@ -288,7 +288,7 @@ func (s *Store) applyMem(chs []change) {
 		}
 		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
 			m.graph.add(ch.id, ch.vault, ch.path, p.Doc.Title, &p.graph)
-			d := m.addDoc(ch.id, ch.vault, ch.path, p.Doc.Title, &p.fwd)
+			d := m.addDoc(ch.id, &p.Doc, &p.fwd)
 			for i, t := range p.fwd.terms {
 				m.addPostings(d, t, p.fwd.postings[i])
 			}

@@ -155,3 +155,21 @@ func errorFrom(resp *http.Response) error {
 	}
 	return &Error{Status: resp.StatusCode, Message: e.Error}
 }
+
+// Context asks for a prompt-ready context block.
+func (c *Client) Context(ctx context.Context, req ContextRequest) (*ContextResponse, error) {
+	var resp ContextResponse
+	return &resp, c.do(ctx, "POST", "/v1/context", req, &resp)
+}
+
+// Similar lists notes related to a note.
+func (c *Client) Similar(ctx context.Context, req SimilarRequest) (*SimilarResponse, error) {
+	var resp SimilarResponse
+	return &resp, c.do(ctx, "POST", "/v1/similar", req, &resp)
+}
+
+// Plugins lists the configured plugins with their state.
+func (c *Client) Plugins(ctx context.Context) (*PluginsResponse, error) {
+	var resp PluginsResponse
+	return &resp, c.do(ctx, "GET", "/v1/plugins", nil, &resp)
+}

@@ -24,6 +24,7 @@ type Backend interface {
 	// Subscribe returns a stream of events and a function that ends it.
 	Subscribe() (<-chan Event, func())
 	Graph(ctx context.Context, req GraphRequest) (*GraphResponse, error)
+	HybridBackend
 }
 
 // handlerTimeout bounds every request except a reindex that waits.
@@ -39,6 +40,9 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /v1/runs", h.runs)
 	mux.HandleFunc("GET /v1/events", h.events)
 	mux.HandleFunc("GET /v1/graph/{query}", h.graph)
+	mux.HandleFunc("POST /v1/context", h.context)
+	mux.HandleFunc("POST /v1/similar", h.similar)
+	mux.HandleFunc("GET /v1/plugins", h.plugins)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -205,6 +209,10 @@ func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
 		return req, BadRequest("query is not valid UTF-8")
 	case req.K < 0 || req.K > MaxK:
 		return req, BadRequest("k must be between 1 and %d, got %d", MaxK, req.K)
+	case !validMode(req.Mode):
+		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
+	case req.Fusion != "" && req.Fusion != "convex" && req.Fusion != "rrf":
+		return req, BadRequest("fusion must be convex or rrf, got %q", req.Fusion)
 	}
 	if req.K == 0 {
 		req.K = DefaultK

@@ -23,6 +23,7 @@ import (
 type fakeBackend struct {
 	mu          sync.Mutex
 	searches    []ipc.SearchRequest
+	contexts    []ipc.ContextRequest
 	reindexes   []ipc.ReindexRequest
 	statusCalls int
 	deadline    bool // whether the last Search context had a deadline

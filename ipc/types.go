@@ -20,6 +20,12 @@ type SearchRequest struct {
 	// Weights overrides the fusion weight of channels for this query, e.g.
 	// {"graph": 0.5}; unset channels keep the daemon's weights.
 	Weights map[string]float64 `json:"weights,omitempty"`
+	// Mode is hybrid (default), lexical or vector.
+	Mode string `json:"mode,omitempty"`
+	// Explain adds each channel's rank and score to every result.
+	Explain bool `json:"explain,omitempty"`
+	// Fusion overrides the daemon's fusion function: "convex" or "rrf".
+	Fusion string `json:"fusion,omitempty"`
 }
 
 // SearchResponse is the answer to a search.
@@ -28,6 +34,13 @@ type SearchResponse struct {
 	Results []Result `json:"results"`
 	// TookMS is the time spent inside the daemon.
 	TookMS float64 `json:"took_ms"`
+	// Grounded is false when no result cleared the relevance floor; then
+	// Results is empty and Suggestions says what to try.
+	Grounded    bool     `json:"grounded"`
+	Suggestions []string `json:"suggestions,omitempty"`
+	// Degraded lists channels that could not answer (e.g. "vector" when the
+	// embedder is down or not configured).
+	Degraded []string `json:"degraded,omitempty"`
 }
 
 // Result is one retrieved chunk with its citation.
@@ -43,6 +56,10 @@ type Result struct {
 	Headings  []string `json:"headings,omitempty"`
 	Score     float64  `json:"score"`
 	Text      string   `json:"text,omitempty"` // the exact text of those lines' byte range
+	Page      int      `json:"page,omitempty"` // PDF page of LineStart (extracted documents)
+	Parent    *Parent  `json:"parent,omitempty"`
+	Explain   *Explain `json:"explain,omitempty"`
+	Stale     bool     `json:"stale,omitempty"` // the file changed since indexing
 }
 
 // State values of StatusResponse.State.
@@ -53,17 +70,19 @@ const (
 
 // StatusResponse is the answer to GET /v1/status.
 type StatusResponse struct {
-	State     string        `json:"state"`
-	Version   string        `json:"version"`
-	Protocol  int           `json:"protocol"`
-	PID       int           `json:"pid"`
-	StartedAt time.Time     `json:"started_at"`
-	Config    string        `json:"config,omitempty"`
-	DataDir   string        `json:"data_dir"`
-	Socket    string        `json:"socket"`
-	Vaults    []VaultStatus `json:"vaults"`
-	Progress  *Progress     `json:"progress,omitempty"` // while indexing
-	Graph     *GraphStatus  `json:"graph,omitempty"`
+	State     string         `json:"state"`
+	Version   string         `json:"version"`
+	Protocol  int            `json:"protocol"`
+	PID       int            `json:"pid"`
+	StartedAt time.Time      `json:"started_at"`
+	Config    string         `json:"config,omitempty"`
+	DataDir   string         `json:"data_dir"`
+	Socket    string         `json:"socket"`
+	Vaults    []VaultStatus  `json:"vaults"`
+	Progress  *Progress      `json:"progress,omitempty"` // while indexing
+	Graph     *GraphStatus   `json:"graph,omitempty"`
+	Vector    *VectorStatus  `json:"vector,omitempty"`
+	Plugins   []PluginStatus `json:"plugins,omitempty"`
 	// Semantic says whether vector search is configured (not yet: lexical
 	// BM25 only) and how to turn it on.
 	Semantic string `json:"semantic"`

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/ragd/ragd/index"
@@ -10,110 +9,189 @@ import (
 // Retrieval channels.
 const (
 	ChannelLexical = "bm25"
+	ChannelVector  = "vector"
 	ChannelGraph   = "graph"
 )
 
-// Options tune fusion.
+// channels in the order their scores are kept in a candidate.
+var channels = [...]string{ChannelLexical, ChannelVector, ChannelGraph}
+
+const nChannels = len(channels)
+
+func channelIndex(name string) int {
+	for i, c := range channels {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Fusion functions.
+const (
+	FusionConvex = "convex" // Σ weight × min-max normalised score
+	FusionRRF    = "rrf"    // Σ weight / (RRFK + rank)
+)
+
+// Options tune retrieval, fusion and grounding.
 type Options struct {
-	// LexicalWeight and GraphWeight weight each channel in reciprocal rank
-	// fusion: score = Σ weight / (RRFK + rank).
-	LexicalWeight, GraphWeight float64
-	RRFK                       float64
+	// Weights of the channels, by ChannelLexical, ChannelVector and
+	// ChannelGraph; a channel with weight 0 is not run in hybrid mode.
+	Weights map[string]float64
+	Fusion  string  // FusionConvex or FusionRRF
+	RRFK    float64 // k of reciprocal rank fusion
 	// Depth is how many candidates each channel contributes to fusion, at
 	// least k.
 	Depth int
+	// RerankDepth is how many fused candidates the reranker sees (0: no
+	// reranking).
+	RerankDepth int
+	// MinBM25 and MinSimilarity are the safety floor: a query is grounded
+	// when the best lexical score reaches MinBM25 (any lexical match when 0)
+	// or the best vector similarity reaches MinSimilarity. Otherwise no
+	// results are returned.
+	MinBM25, MinSimilarity float64
+	// Alpha drops candidates whose fused score is under Alpha × the best
+	// (denoising); 0 keeps all.
+	Alpha float64
 }
 
 // DefaultOptions were chosen by measurement (docs/architecture.md,
-// "Measurements"). Seed 004's weights (graph 1.0, lexical 0.7) were the
-// starting point, but on both vault question sets every graph weight tried
-// (0.1 to 1) lowered MRR@10 below BM25 alone, so the graph channel is not
-// fused by default; a request turns it on with weights {"graph": w}.
-var DefaultOptions = Options{LexicalWeight: 1.0, GraphWeight: 0, RRFK: 60, Depth: 50}
-
-func (r Request) wants(ch string) bool {
-	return len(r.Channels) == 0 || slices.Contains(r.Channels, ch)
+// "Measurements").
+//
+// Lexical only (no embedder): BM25 as the foundation measured it. The graph
+// channel is off: on both vault question sets every graph weight tried
+// (0.1 to 1) lowered MRR@10 below BM25 alone; a request turns it on with
+// weights {"graph": w}.
+//
+// With an embedder, the vector weight and fusion come from VectorDefaults,
+// per embedder strength, because seed 004's RRF weights (semantic 0.8,
+// lexical 0.7) let a weak embedder pull ranking far below BM25 alone.
+var DefaultOptions = Options{
+	Weights:       map[string]float64{ChannelLexical: 1, ChannelVector: 0, ChannelGraph: 0},
+	Fusion:        FusionConvex,
+	RRFK:          60,
+	Depth:         100,
+	RerankDepth:   30,
+	MinBM25:       0,
+	MinSimilarity: 0,
+	Alpha:         0,
 }
 
-// retrieve runs the channels, scoped inside retrieval, and fuses them.
-// With only one channel answering, its ranking and scores are kept as they
-// are.
-func (e *Engine) retrieve(terms []string, req Request) []index.Hit {
-	opt := e.opt
-	if w, ok := req.Weights[ChannelLexical]; ok {
-		opt.LexicalWeight = w
+// weight returns the weight of channel ch for req.
+func (o Options) weight(req Request, ch string) float64 {
+	if w, ok := req.Weights[ch]; ok {
+		return w
 	}
-	if w, ok := req.Weights[ChannelGraph]; ok {
-		opt.GraphWeight = w
-	}
-	filter := scope(req.Vaults, req.PathPrefix)
-	if filter != nil && req.PathPrefix != "" {
-		// Notes embedded by the notes in scope are part of what those
-		// notes show, so their text is in scope too.
-		if emb := e.ix.Embedded(filter); len(emb) > 0 {
-			inner := filter
-			filter = func(vault, path string) bool { return inner(vault, path) || emb[[2]string{vault, path}] }
-		}
-	}
-	useGraph := req.wants(ChannelGraph) && opt.GraphWeight > 0
-	depth := req.K
-	if useGraph {
-		depth = max(req.K, opt.Depth) // fusion needs candidates below each list's top k
-	}
-	var lex, graph []index.Hit
-	if req.wants(ChannelLexical) {
-		lex = e.ix.Search(terms, depth, filter)
-	}
-	if useGraph {
-		graph, _ = e.ix.GraphSearch(terms, depth, filter)
-	}
-	switch {
-	case len(graph) == 0:
-		return firstK(lex, req.K)
-	case len(lex) == 0:
-		return firstK(graph, req.K)
-	}
-	return firstK(fuse(opt, [][]index.Hit{lex, graph}, []float64{opt.LexicalWeight, opt.GraphWeight}), req.K)
+	return o.Weights[ch]
 }
 
-// fuse combines ranked lists by weighted reciprocal rank fusion; ties keep
-// the order of the first list that ranked the chunk.
-func fuse(opt Options, lists [][]index.Hit, weights []float64) []index.Hit {
-	type acc struct {
-		hit   index.Hit
-		score float64
-		first int // position in the earliest list, for ties
+// cand is a candidate chunk through the pipeline.
+type cand struct {
+	hit    index.Hit
+	text   string
+	page   int
+	ranks  [nChannels]int     // 1-based; 0 = not retrieved by the channel
+	scores [nChannels]float64 // the channel's own score
+	fused  float64
+	rerank float64
+	hasRR  bool
+	first  int // position in the earliest list, for ties
+}
+
+func (c *cand) result(explain bool) Result {
+	r := Result{Ref: c.hit.Ref, Vault: c.hit.Vault, Path: c.hit.Path, Title: c.hit.Title, Heading: c.hit.Heading,
+		LineStart: c.hit.LineStart, LineEnd: c.hit.LineEnd, Score: c.fused, Text: c.text, Page: c.page,
+		parent: c.hit.Parent}
+	if c.hasRR {
+		r.Score = c.rerank
 	}
-	byRef := make(map[index.ChunkRef]*acc)
-	var order []*acc
-	for li, list := range lists {
-		for rank, h := range list {
-			a := byRef[h.Ref]
-			if a == nil {
-				a = &acc{hit: h, first: li*1_000_000 + rank}
-				byRef[h.Ref] = a
-				order = append(order, a)
+	if explain {
+		x := &Explain{Fused: c.fused, Reranked: c.rerank, HasRerank: c.hasRR}
+		for i, ch := range channels {
+			if c.ranks[i] > 0 {
+				x.Channels = append(x.Channels, ChannelScore{Channel: ch, Rank: c.ranks[i], Score: c.scores[i]})
 			}
-			a.score += weights[li] / (opt.RRFK + float64(rank+1))
 		}
+		r.Explain = x
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		if order[i].score != order[j].score {
-			return order[i].score > order[j].score
-		}
-		return order[i].first < order[j].first
-	})
-	out := make([]index.Hit, len(order))
-	for i, a := range order {
-		out[i] = a.hit
-		out[i].Score = a.score
-	}
-	return out
+	return r
 }
 
-func firstK(hs []index.Hit, k int) []index.Hit {
-	if len(hs) > k {
-		return hs[:k]
+// fuse combines the channels' ranked lists (indexed like channels; nil
+// when a channel did not run) into one ranking. A single list keeps its
+// own order and scores.
+func fuse(opt Options, lists [nChannels][]index.Hit, weights [nChannels]float64) []*cand {
+	byRef := make(map[index.ChunkRef]*cand)
+	var order []*cand
+	running := 0
+	for li, list := range lists {
+		if len(list) > 0 {
+			running++
+		}
+		for rank, h := range list {
+			c := byRef[h.Ref]
+			if c == nil {
+				c = &cand{hit: h, first: li*1_000_000 + rank}
+				byRef[h.Ref] = c
+				order = append(order, c)
+			}
+			c.ranks[li], c.scores[li] = rank+1, h.Score
+		}
 	}
-	return hs
+	for li, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		w := weights[li]
+		if running == 1 {
+			for _, h := range list {
+				byRef[h.Ref].fused = h.Score
+			}
+			continue
+		}
+		switch opt.Fusion {
+		case FusionRRF:
+			for rank, h := range list {
+				byRef[h.Ref].fused += w / (opt.RRFK + float64(rank+1))
+			}
+		default:
+			lo, hi := list[len(list)-1].Score, list[0].Score
+			for _, h := range list {
+				lo, hi = min(lo, h.Score), max(hi, h.Score)
+			}
+			for _, h := range list {
+				n := 1.0
+				if hi > lo {
+					n = (h.Score - lo) / (hi - lo)
+				}
+				byRef[h.Ref].fused += w * n
+			}
+		}
+	}
+	sortCands(order, func(c *cand) float64 { return c.fused })
+	return order
+}
+
+// sortCands orders candidates by key, best first; ties keep the order of
+// the earliest list that ranked them.
+func sortCands(cs []*cand, key func(*cand) float64) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := key(cs[i]), key(cs[j])
+		if a != b {
+			return a > b
+		}
+		return cs[i].first < cs[j].first
+	})
+}
+
+// HybridDefaults turns the lexical defaults into the defaults with an
+// embedder configured: the vector channel joins by convex combination with
+// the weight measured on SciFact and Cranfield with the weakest embedder
+// ragd ships (docs/architecture.md, "Measurements"), low enough that it can
+// only reorder close lexical calls.
+func HybridDefaults(o Options) Options {
+	o.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 0.2, ChannelGraph: o.Weights[ChannelGraph]}
+	o.Fusion = FusionConvex
+	return o
 }

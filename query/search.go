@@ -1,15 +1,28 @@
-// Package query answers retrieval requests: it analyses the query text,
-// scopes the search to the requested vaults and folders inside retrieval
-// (never by filtering a ranked list afterwards), ranks chunks with the
-// index's BM25 and turns the hits into results with exact citations.
+// Package query answers retrieval requests with seed 004's hybrid pipeline:
 //
-// Later channels (vectors, the entity graph) and fusion plug in here.
+//  1. plan: filters written in the query (path:, vault:, #tag, after:,
+//     before:, mode:) are parsed out of the text (plan.go);
+//  2. channels in parallel — BM25, vector (the query embedded with the
+//     query prefix), entity graph — each applying the scope inside its own
+//     candidate generation, never by filtering a global top-k (channels.go);
+//  3. fusion: a convex combination of min-max normalised scores or weighted
+//     reciprocal rank fusion (fuse.go);
+//  4. child → parent expansion: each hit carries its parent section;
+//  5. rerank with the configured reranker (rerank.go);
+//  6. safety threshold and denoising, grounded flag and suggestions
+//     (ground.go);
+//  7. context building with merged, cited ranges (context.go,
+//     contextblock.go); "similar notes" for editors (similar.go).
+//
+// A channel that cannot answer (no embedder, embedder down) is reported as
+// degraded; the query is answered from the others, never failed.
 package query
 
 import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
@@ -20,9 +33,38 @@ type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch)
+	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
 	Embedded(inScope index.Filter) map[[2]string]bool
+	MetaFilter(tags []string, after, before time.Time) index.Filter
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
+	Parent(doc index.DocID, ord uint32) (index.Parent, bool, error)
 }
+
+// QueryEmbedder embeds query text for the vector channel.
+type QueryEmbedder interface {
+	// Signature names the vector space the embedder produces.
+	Signature() string
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// Candidate is a retrieved chunk offered to a Reranker.
+type Candidate struct {
+	ID, Text, Path, Vault, Title, Heading string
+	Score                                 float64
+	Modified                              time.Time
+}
+
+// Reranker scores candidates; one score per candidate, higher is better.
+type Reranker interface {
+	Rerank(ctx context.Context, query string, cands []Candidate) ([]float64, error)
+}
+
+// Modes.
+const (
+	ModeHybrid  = "hybrid"
+	ModeLexical = "lexical"
+	ModeVector  = "vector"
+)
 
 // Request is one retrieval request.
 type Request struct {
@@ -31,11 +73,17 @@ type Request struct {
 	Vaults     []string // empty: all vaults
 	PathPrefix string   // vault-relative, slash-separated
 	NoText     bool     // skip loading chunk text
+	// Mode is hybrid (default), lexical or vector.
+	Mode string
 	// Channels limits retrieval to these channels (ChannelLexical,
-	// ChannelGraph); empty means all.
+	// ChannelVector, ChannelGraph); empty means what Mode implies.
 	Channels []string
 	// Weights overrides channel fusion weights for this request.
 	Weights map[string]float64
+	// Explain fills Result.Explain.
+	Explain bool
+	// Fusion overrides the engine's fusion function for this request.
+	Fusion string
 }
 
 // Result is one ranked chunk with its citation.
@@ -49,74 +97,185 @@ type Result struct {
 	LineEnd   int
 	Score     float64
 	Text      string
+	Page      int
+	Parent    *index.Parent // the section the chunk belongs to
+	Explain   *Explain
+
+	parent uint32
+}
+
+// Explain is the per-channel evidence for a result.
+type Explain struct {
+	Channels []ChannelScore
+	Fused    float64
+	Reranked float64
+	HasRerank bool
+}
+
+// ChannelScore is one channel's rank (1-based; 0 = not retrieved) and score.
+type ChannelScore struct {
+	Channel string
+	Rank    int
+	Score   float64
+}
+
+// Response is the answer to a Request.
+type Response struct {
+	Results  []Result
+	Grounded bool
+	// Suggestions say what to try when the answer is not grounded.
+	Suggestions []string
+	// Degraded lists channels that could not answer, with DegradedWhy.
+	Degraded    []string
+	DegradedWhy []string
+	Plan        Plan
 }
 
 // Engine runs queries against an Index.
 type Engine struct {
-	ix  Index
-	opt Options
+	ix       Index
+	opt      Options
+	embedder QueryEmbedder
+	embedErr func() string // why there is no embedder ("" when there is one)
+	reranker Reranker
 }
 
-// NewEngine returns an Engine over ix with the default options.
+// NewEngine returns an Engine over ix with the default options and
+// neither embedder nor reranker.
 func NewEngine(ix Index) *Engine { return &Engine{ix: ix, opt: DefaultOptions} }
 
 // WithOptions returns a copy of e using opt.
-func (e *Engine) WithOptions(opt Options) *Engine { return &Engine{ix: e.ix, opt: opt} }
+func (e *Engine) WithOptions(opt Options) *Engine { c := *e; c.opt = opt; return &c }
+
+// WithEmbedder returns a copy of e whose vector channel embeds queries with
+// qe; why explains a nil qe in degraded answers.
+func (e *Engine) WithEmbedder(qe QueryEmbedder, why func() string) *Engine {
+	c := *e
+	c.embedder, c.embedErr = qe, why
+	return &c
+}
+
+// WithReranker returns a copy of e that reranks with r (nil: no reranking).
+func (e *Engine) WithReranker(r Reranker) *Engine { c := *e; c.reranker = r; return &c }
+
+// Options returns the engine's options.
+func (e *Engine) Options() Options { return e.opt }
 
 // Terms returns the analysed terms of a query.
 func (e *Engine) Terms(text string) []string { return e.ix.Analyzer().AppendTerms(nil, text) }
 
-// Search runs req and returns at most req.K results, best first.
-func (e *Engine) Search(ctx context.Context, req Request) ([]Result, error) {
+// Search runs req: plan, channels, fusion, rerank, threshold, and returns
+// at most req.K results, best first, with their parents.
+func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	terms := e.Terms(req.Text)
-	if len(terms) == 0 {
-		return nil, nil
+	plan := ParsePlan(req.Text)
+	if req.Mode == "" {
+		req.Mode = plan.Mode
 	}
-	hits := e.retrieve(terms, req)
-	out := make([]Result, 0, len(hits))
-	for _, h := range hits {
-		out = append(out, Result{Ref: h.Ref, Vault: h.Vault, Path: h.Path, Title: h.Title,
-			Heading: h.Heading, LineStart: h.LineStart, LineEnd: h.LineEnd, Score: h.Score})
+	switch req.Mode {
+	case "", ModeHybrid, ModeLexical, ModeVector:
+	default:
+		return nil, fmt.Errorf("unknown mode %q: use hybrid, lexical or vector", req.Mode)
 	}
-	if req.NoText {
-		return out, nil
-	}
-	refs := make([]index.ChunkRef, len(hits))
-	for i, h := range hits {
-		refs[i] = h.Ref
-	}
-	chunks, err := e.ix.Chunks(refs)
+	resp := &Response{Plan: plan}
+	filter := e.scopeOf(req, plan)
+	cands, err := e.retrieve(ctx, plan, req, filter, resp)
 	if err != nil {
-		return nil, fmt.Errorf("query: load chunks: %w", err)
+		return nil, err
 	}
-	kept := out[:0]
-	for i, r := range out {
-		if chunks[i].Ref != r.Ref {
-			continue // the document changed after ranking; the hit is gone
+	if len(cands) == 0 {
+		resp.Suggestions = e.suggest(req, plan, resp)
+		return resp, nil
+	}
+	reranking := e.reranker != nil && e.opt.RerankDepth > 0
+	if reranking {
+		// The reranker sees the head of the fused list, with text.
+		cands = cands[:min(len(cands), max(e.opt.RerankDepth, req.K))]
+		if cands, err = e.loadText(cands); err != nil {
+			return nil, err
 		}
-		r.Text = chunks[i].Text
-		kept = append(kept, r)
+		cands = e.rerank(ctx, plan, cands, resp)
 	}
-	return kept, nil
+	cands = e.denoise(cands)
+	if len(cands) > req.K {
+		cands = cands[:req.K]
+	}
+	if !reranking && !req.NoText {
+		if cands, err = e.loadText(cands); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Result, len(cands))
+	for i, c := range cands {
+		out[i] = c.result(req.Explain)
+		if req.NoText {
+			out[i].Text = ""
+		}
+	}
+	if err := e.attachParents(out); err != nil {
+		return nil, err
+	}
+	resp.Results = out
+	if !resp.Grounded {
+		resp.Results = nil
+		resp.Suggestions = e.suggest(req, plan, resp)
+	}
+	return resp, nil
 }
 
-// scope builds the in-retrieval filter for the requested vaults and folder.
-func scope(vaults []string, prefix string) index.Filter {
-	prefix = strings.TrimPrefix(prefix, "/")
-	if len(vaults) == 0 && prefix == "" {
+// scopeOf builds the in-retrieval filter from the request's scope and the
+// plan's filters.
+func (e *Engine) scopeOf(req Request, plan Plan) index.Filter {
+	prefixes := append([]string(nil), plan.Paths...)
+	if req.PathPrefix != "" {
+		prefixes = append([]string{req.PathPrefix}, prefixes...)
+	}
+	filter := scope(req.Vaults, plan.Vaults, prefixes)
+	if filter != nil && len(prefixes) > 0 {
+		// Notes embedded by the notes in scope are part of what those
+		// notes show, so their text is in scope too.
+		if emb := e.ix.Embedded(filter); len(emb) > 0 {
+			inner := filter
+			filter = func(vault, path string) bool { return inner(vault, path) || emb[[2]string{vault, path}] }
+		}
+	}
+	return index.And(filter, e.ix.MetaFilter(plan.Tags, plan.After, plan.Before))
+}
+
+// scope builds the filter for vaults (request and query filters must both
+// admit a vault when both name some) and folder prefixes (any).
+func scope(reqVaults, planVaults, prefixes []string) index.Filter {
+	set := func(vs []string) map[string]bool {
+		if len(vs) == 0 {
+			return nil
+		}
+		m := make(map[string]bool, len(vs))
+		for _, v := range vs {
+			m[v] = true
+		}
+		return m
+	}
+	a, b := set(reqVaults), set(planVaults)
+	for i, p := range prefixes {
+		prefixes[i] = strings.TrimPrefix(p, "/")
+	}
+	if a == nil && b == nil && len(prefixes) == 0 {
 		return nil
 	}
-	set := make(map[string]bool, len(vaults))
-	for _, v := range vaults {
-		set[v] = true
-	}
 	return func(vault, path string) bool {
-		if len(set) > 0 && !set[vault] {
+		if a != nil && !a[vault] || b != nil && !b[vault] {
 			return false
 		}
-		return prefix == "" || strings.HasPrefix(path, prefix)
+		if len(prefixes) == 0 {
+			return true
+		}
+		for _, p := range prefixes {
+			if p == "" || strings.HasPrefix(path, p) {
+				return true
+			}
+		}
+		return false
 	}
 }

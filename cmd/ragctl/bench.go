@@ -84,7 +84,7 @@ func bench(ctx context.Context, bin, tmp, src string, trials int, idle time.Dura
 	}
 
 	start := time.Now()
-	t, err := startThrowaway(bin, tmp, copyDir)
+	t, err := startThrowaway(bin, tmp, copyDir, "")
 	if err != nil {
 		return nil, err
 	}

@@ -27,8 +27,13 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path")
-	channels := fs.String("channels", "", "comma-separated retrieval channels to use (bm25, graph); default all")
-	weights := fs.String("weights", "", "fusion weights, e.g. bm25=1,graph=0.5; default the daemon's")
+	channels := fs.String("channels", "", "comma-separated retrieval channels to use (bm25, vector, graph); default all")
+	weights := fs.String("weights", "", "fusion weights, e.g. bm25=1,vector=0.2; default the daemon's")
+	mode := fs.String("mode", "", "hybrid, lexical or vector (default the daemon's: hybrid)")
+	fusion := fs.String("fusion", "", "convex or rrf (default the daemon's)")
+	embedder := fs.String("embedder", "", "built-in embedder to index with (uselite, ollama, openai); default none")
+	embOpts := fs.String("embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
+	sweep := fs.Bool("sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -50,20 +55,38 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ragctl eval: %v\n", err)
 		return exitUsage
 	}
-	ret := retrieval{channels: chans, weights: ws}
+	ret := retrieval{channels: chans, weights: ws, mode: *mode, fusion: *fusion}
+	extra, err := embedderConfig(*embedder, *embOpts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ragctl eval: %v\n", err)
+		return exitUsage
+	}
+	rets := []retrieval{ret}
+	if *sweep {
+		if *embedder == "" {
+			fmt.Fprintln(e.stderr, "ragctl eval: -sweep needs -embedder")
+			return exitUsage
+		}
+		rets = sweepConfigs()
+	}
 	if *beir != "" {
-		rep, err := evalBEIR(ctx, bin, tmp, *beir, ret)
+		reps, err := evalBEIR(ctx, bin, tmp, *beir, extra, rets)
 		if err != nil {
 			return e.fail(err)
 		}
-		if *asJSON {
-			writeJSON(e.stdout, rep)
-		} else {
-			rep.print(e.stdout, *beir)
+		switch {
+		case *asJSON && len(reps) == 1:
+			writeJSON(e.stdout, reps[0])
+		case *asJSON:
+			writeJSON(e.stdout, reps)
+		case len(reps) == 1:
+			reps[0].print(e.stdout, *beir)
+		default:
+			printSweep(e.stdout, *beir, reps)
 		}
 		return exitOK
 	}
-	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels, ret)
+	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels, extra, ret)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -118,14 +141,24 @@ type throwaway struct {
 	ret    retrieval // channels and weights of every query
 }
 
-// retrieval selects channels and fusion weights for evaluation queries.
+// retrieval selects mode, channels, fusion and weights for evaluation
+// queries.
 type retrieval struct {
+	name     string // for a sweep's table
+	mode     string
+	fusion   string
 	channels []string
 	weights  map[string]float64
 }
 
-// startThrowaway writes a config indexing vaultDir and starts ragd on it.
-func startThrowaway(bin, tmp, vaultDir string) (*throwaway, error) {
+func (r retrieval) request(q string, k int, noText bool) ipc.SearchRequest {
+	return ipc.SearchRequest{Query: q, K: k, NoText: noText, Mode: r.mode, Fusion: r.fusion,
+		Channels: r.channels, Weights: r.weights}
+}
+
+// startThrowaway writes a config indexing vaultDir and starts ragd on it;
+// extra is appended to the config (plugins, [search]).
+func startThrowaway(bin, tmp, vaultDir, extra string) (*throwaway, error) {
 	abs, err := filepath.Abs(vaultDir)
 	if err != nil {
 		return nil, err
@@ -133,6 +166,7 @@ func startThrowaway(bin, tmp, vaultDir string) (*throwaway, error) {
 	sock := filepath.Join(tmp, "ragd.sock")
 	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"info\"\n\n[[vault]]\nname = \"eval\"\npath = %q\nmax_file_mb = 50\n",
 		sock, filepath.Join(tmp, "data"), abs)
+	cfg += extra
 	cfgPath := filepath.Join(tmp, "ragd.toml")
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		return nil, err
@@ -162,10 +196,20 @@ func launch(bin, tmp string) (*throwaway, error) {
 // waitIdle polls until every vault has been reconciled and nothing is
 // queued.
 func (t *throwaway) waitIdle(ctx context.Context) error {
+	var errSince time.Time
 	for {
 		st, err := t.client.Status(ctx)
-		if err == nil && st.State == ipc.StateIdle && allReconciled(st) {
+		if err == nil && st.State == ipc.StateIdle && allReconciled(st) && embedded(st) {
 			return nil
+		}
+		if err == nil && st.Vector != nil && st.Vector.LastError != "" {
+			if errSince.IsZero() {
+				errSince = time.Now()
+			} else if time.Since(errSince) > time.Minute {
+				return fmt.Errorf("embedding failed: %s", st.Vector.LastError)
+			}
+		} else {
+			errSince = time.Time{}
 		}
 		select {
 		case err := <-t.exited:
@@ -175,6 +219,11 @@ func (t *throwaway) waitIdle(ctx context.Context) error {
 		case <-time.After(20 * time.Millisecond): // coarse enough not to compete with indexing for the CPU
 		}
 	}
+}
+
+// embedded reports that no chunk waits for its vector.
+func embedded(st *ipc.StatusResponse) bool {
+	return st.Vector == nil || st.Vector.Pending == 0 && st.Vector.Signature != ""
 }
 
 func allReconciled(st *ipc.StatusResponse) bool {
@@ -209,8 +258,7 @@ func (t *throwaway) tail() string {
 // rank runs one evaluation query as a k = evalDepth search without text
 // and returns the ranked, de-duplicated paths.
 func (t *throwaway) rank(ctx context.Context, q string) ([]string, error) {
-	resp, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: evalDepth, NoText: true,
-		Channels: t.ret.channels, Weights: t.ret.weights})
+	resp, err := t.client.Search(ctx, t.ret.request(q, evalDepth, true))
 	if err != nil {
 		var ie *ipc.Error
 		if errors.As(err, &ie) && ie.Status == 400 {
@@ -233,8 +281,7 @@ func (t *throwaway) latencies(ctx context.Context, queries []string) ([]float64,
 	lat := make([]float64, 0, len(queries))
 	for _, q := range queries {
 		start := time.Now()
-		_, err := t.client.Search(ctx, ipc.SearchRequest{Query: q, K: ipc.DefaultK,
-			Channels: t.ret.channels, Weights: t.ret.weights})
+		_, err := t.client.Search(ctx, t.ret.request(q, ipc.DefaultK, false))
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		var ie *ipc.Error
 		if err != nil && !(errors.As(err, &ie) && ie.Status == 400) {

@@ -17,6 +17,7 @@ import (
 
 // beirReport is what `ragctl eval -beir` prints; the JSON keys are stable.
 type beirReport struct {
+	Config       string  `json:"config,omitempty"` // the retrieval setting, in a sweep
 	NDCG10       float64 `json:"ndcg_at_10"`
 	Recall100    float64 `json:"recall_at_100"`
 	MRR10        float64 `json:"mrr_at_10"`
@@ -43,7 +44,7 @@ type beirDoc struct {
 // evalBEIR writes the corpus as a vault (one Markdown file per document,
 // its title as the H1), indexes it with a throwaway ragd and runs every
 // judged query.
-func evalBEIR(ctx context.Context, bin, tmp, dir string, ret retrieval) (*beirReport, error) {
+func evalBEIR(ctx context.Context, bin, tmp, dir, extra string, rets []retrieval) ([]*beirReport, error) {
 	qrels, err := readQrels(filepath.Join(dir, "qrels", "test.tsv"))
 	if err != nil {
 		return nil, err
@@ -57,20 +58,32 @@ func evalBEIR(ctx context.Context, bin, tmp, dir string, ret retrieval) (*beirRe
 	if err != nil {
 		return nil, err
 	}
-	rep := &beirReport{Docs: len(pathToID)}
-
 	start := time.Now()
-	t, err := startThrowaway(bin, tmp, vault)
+	t, err := startThrowaway(bin, tmp, vault, extra)
 	if err != nil {
 		return nil, err
 	}
 	defer t.stop()
-	t.ret = ret
 	if err := t.waitIdle(ctx); err != nil {
 		return nil, err
 	}
-	rep.IndexSeconds = time.Since(start).Seconds()
+	indexed := time.Since(start).Seconds()
+	var reps []*beirReport
+	for _, ret := range rets {
+		t.ret = ret
+		rep, err := t.evalQueries(ctx, queries, qrels, pathToID)
+		if err != nil {
+			return nil, err
+		}
+		rep.Config, rep.Docs, rep.IndexSeconds = ret.name, len(pathToID), indexed
+		reps = append(reps, rep)
+	}
+	return reps, nil
+}
 
+// evalQueries runs every judged query with t.ret and scores the rankings.
+func (t *throwaway) evalQueries(ctx context.Context, queries []evalQuery, qrels map[string]metrics.Judgments, pathToID map[string]string) (*beirReport, error) {
+	rep := &beirReport{}
 	texts := make([]string, len(queries))
 	for i, q := range queries {
 		texts[i] = q.text

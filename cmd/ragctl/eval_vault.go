@@ -38,13 +38,13 @@ type vaultQuestion struct {
 
 // evalVault indexes dir with a throwaway ragd (read-only: nothing is
 // written into it) and asks every question of the qrels file.
-func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath string, ret retrieval) (*vaultReport, error) {
+func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath, extra string, ret retrieval) (*vaultReport, error) {
 	qs, err := readVaultQuestions(qrelsPath)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	t, err := startThrowaway(bin, tmp, dir)
+	t, err := startThrowaway(bin, tmp, dir, extra)
 	if err != nil {
 		return nil, err
 	}

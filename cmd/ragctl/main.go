@@ -44,11 +44,14 @@ type command struct {
 }
 
 var commands = []command{
-	{"search", "search the vaults: ragctl search [-k N] [-vault V] [-path P] [-json] QUERY", runSearch},
+	{"search", "search the vaults: ragctl search [-k N] [-vault V] [-path P] [-mode hybrid|lexical|vector] [-explain] [-json] QUERY", runSearch},
 	{"status", "show daemon and per-vault status: ragctl status [-watch | -json]", runStatus},
 	{"reindex", "reconcile vaults with disk: ragctl reindex [-vault V] [-wait] [-json] [PATH]", runReindex},
 	{"runs", "list recent ingestion runs: ragctl runs [-n N] [-json]", runRuns},
 	{"events", "follow indexing events until interrupted: ragctl events [-json]", runEvents},
+	{"context", "build a cited context block for a prompt: ragctl context [-k N] [-budget CHARS] [-summary] [-json] QUERY", runContext},
+	{"similar", "notes related to a note: ragctl similar [-k N] [-vault V] [-json] PATH", runSimilar},
+	{"plugins", "list plugins with state, restarts, calls and latency: ragctl plugins [-json]", runPlugins},
 	{"graph", "query the entity graph: ragctl graph (backlinks NOTE | links NOTE | neighbors ENTITY | entities | unresolved) [-vault V] [-json]", runGraph},
 	{"eval", "measure retrieval quality: ragctl eval (-beir DIR | -vault DIR -qrels FILE) [-json]", runEval},
 	{"bench", "measure the daemon on a copy of a vault: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]", runBench},

@@ -16,15 +16,17 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	vault := fs.String("vault", "", "search only this vault (comma-separated for several)")
 	path := fs.String("path", "", "search only files under this vault-relative path")
 	asJSON := fs.Bool("json", false, "print JSON")
+	mode := fs.String("mode", "", "hybrid (default), lexical or vector")
+	explain := fs.Bool("explain", false, "show each channel's rank and score per result")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
 	q := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if q == "" {
-		fmt.Fprintln(e.stderr, "usage: ragctl search [-k N] [-vault V] [-path P] [-json] QUERY")
+		fmt.Fprintln(e.stderr, "usage: ragctl search [-k N] [-vault V] [-path P] [-mode M] [-explain] [-json] QUERY")
 		return exitUsage
 	}
-	req := ipc.SearchRequest{Query: q, K: *k, PathPrefix: *path}
+	req := ipc.SearchRequest{Query: q, K: *k, PathPrefix: *path, Mode: *mode, Explain: *explain}
 	if *vault != "" {
 		req.Vaults = strings.Split(*vault, ",")
 	}
@@ -48,16 +50,41 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 func printResults(w io.Writer, resp *ipc.SearchResponse) {
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
+		for _, s := range resp.Suggestions {
+			fmt.Fprintf(w, "  - %s\n", s)
+		}
 		return
+	}
+	if len(resp.Degraded) > 0 {
+		fmt.Fprintf(w, "(degraded: %s)\n", strings.Join(resp.Degraded, ", "))
 	}
 	for i, r := range resp.Results {
 		heading := r.Heading
 		if heading == "" {
 			heading = r.Title
 		}
-		fmt.Fprintf(w, "%2d. %s:L%d-L%d  [%s]  %.3f\n", i+1, r.Path, r.LineStart, r.LineEnd, r.Vault, r.Score)
+		page := ""
+		if r.Page > 0 {
+			page = fmt.Sprintf(" (p. %d)", r.Page)
+		}
+		stale := ""
+		if r.Stale {
+			stale = "  (stale: file changed since indexing)"
+		}
+		fmt.Fprintf(w, "%2d. %s:L%d-L%d%s  [%s]  %.3f%s\n", i+1, r.Path, r.LineStart, r.LineEnd, page, r.Vault, r.Score, stale)
 		if heading != "" {
 			fmt.Fprintf(w, "    § %s\n", heading)
+		}
+		if x := r.Explain; x != nil {
+			var parts []string
+			for _, c := range x.Channels {
+				parts = append(parts, fmt.Sprintf("%s #%d %.3f", c.Channel, c.Rank, c.Score))
+			}
+			line := "    explain: " + strings.Join(parts, ", ") + fmt.Sprintf("; fused %.4f", x.Fused)
+			if x.Reranked != 0 {
+				line += fmt.Sprintf("; reranked %.4f", x.Reranked)
+			}
+			fmt.Fprintln(w, line)
 		}
 		if s := snippet(r.Text, 160); s != "" {
 			fmt.Fprintf(w, "    %s\n", s)

@@ -31,11 +31,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
+	if cmd == "plugin" {
+		return pluginMain(args, stderr)
+	}
 	fs := flag.NewFlagSet("ragd "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $RAGD_CONFIG, then "+config.DefaultPath()+")")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ragd [run|check-config|version] [-config FILE]\n\n")
+		fmt.Fprintf(stderr, "usage: ragd [run|check-config|version] [-config FILE]\n       ragd plugin NAME (started by the daemon)\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -84,7 +87,14 @@ func loadConfig(path string) (*config.Config, error) {
 			return nil, fmt.Errorf("no configuration at %s: create it (the repository's ragd.toml is an example) or pass -config FILE", path)
 		}
 	}
-	return config.Load(path)
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBuiltins(cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // serve runs the daemon until SIGINT or SIGTERM; a second signal exits at

@@ -46,6 +46,9 @@ type Config struct {
 	Daemon Daemon
 	Index  Index
 	Vaults []Vault
+	// Plugins are the [[plugin]] entries; Search the [search] table.
+	Plugins []Plugin
+	Search  Search
 }
 
 // Daemon holds the [daemon] table.
@@ -103,7 +106,7 @@ const (
 var LogLevels = []string{"debug", "info", "warn", "error"}
 
 // DefaultInclude is used when a vault has no include key.
-var DefaultInclude = []string{"**/*.md", "**/*.markdown", "**/*.txt"}
+var DefaultInclude = []string{"**/*.md", "**/*.markdown", "**/*.txt", "**/*.pdf", "**/*.docx", "**/*.html", "**/*.htm"}
 
 // DefaultExclude is always excluded; a vault's exclude list is added to it.
 var DefaultExclude = []string{".obsidian/**", ".git/**", ".trash/**", "node_modules/**"}

@@ -18,7 +18,7 @@ func TestMatch(t *testing.T) {
 		{def, "./a.md", true},
 		{def, "deep/er/x.markdown", true},
 		{def, "todo.txt", true},
-		{def, "a.pdf", false},
+		{def, "a.pdf", true}, {def, "a.png", false},
 		{def, "a.MD", false}, // patterns are case-sensitive
 		{def, ".obsidian/workspace.json", false},
 		{def, ".obsidian/notes.md", false},

@@ -24,7 +24,7 @@ const (
 
 // Known keys per table, in the order they are documented.
 var (
-	rootKeys   = []string{"daemon", "index", "vault"}
+	rootKeys   = []string{"daemon", "index", "vault", "plugin", "search"}
 	daemonKeys = []string{"socket", "data_dir", "log_level", "debounce", "rescan_interval"}
 	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers"}
 	vaultKeys  = []string{"name", "path", "include", "exclude", "max_file_mb", "watch"}
@@ -58,6 +58,11 @@ func (v *validator) config(raw map[string]any) *Config {
 		v.index(t, &cfg.Index)
 	}
 	cfg.Vaults = v.vaults(raw["vault"])
+	cfg.Plugins = v.plugins(raw["plugin"])
+	if t, ok := v.table(raw, "", "search"); ok {
+		v.search(t, &cfg.Search)
+	}
+	v.crossCheck(cfg)
 	return cfg
 }
 

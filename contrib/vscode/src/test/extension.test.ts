@@ -1,0 +1,139 @@
+// Drives extension.ts through a fake `vscode` module (fake-vscode.ts): the
+// commands it registers, and — against a real ragd (RAGD_SOCKET and
+// RAGD_TEST_VAULT, set by go test ./contrib/editortest) — the status bar
+// item, the Quick Pick search, the Related Notes view and context insertion.
+
+import { strict as assert } from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { after, before, describe, it } from 'node:test';
+import * as fake from './fake-vscode';
+
+fake.install();
+// Loaded after install() so that its require('vscode') gets the fake.
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const ext: typeof import('../extension') = require('../extension');
+
+async function until<T>(what: string, fn: () => T | undefined | false, ms = 15000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) {
+      return v;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}; messages: ${JSON.stringify(fake.state.messages)}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+type Disposable = { dispose(): unknown };
+
+function activate(): Disposable[] {
+  const subscriptions: Disposable[] = [];
+  ext.activate({ subscriptions } as never);
+  return subscriptions;
+}
+
+const socket = process.env.RAGD_SOCKET;
+const vault = process.env.RAGD_TEST_VAULT;
+const daemon = socket && vault ? {} : { skip: 'needs RAGD_SOCKET and RAGD_TEST_VAULT (go test ./contrib/editortest)' };
+
+describe('extension without a daemon', () => {
+  let subs: Disposable[] = [];
+  before(() => {
+    fake.state.config = { socket: path.join(fs.mkdtempSync('/tmp/rgx'), 'none.sock') };
+    subs = activate();
+  });
+  after(() => subs.forEach((d) => d.dispose()));
+
+  it('registers every command package.json contributes', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    for (const c of pkg.contributes.commands) {
+      assert.ok(fake.state.commands.has(c.command), `command ${c.command} registered`);
+    }
+    const views = pkg.contributes.views.explorer.map((v: { id: string }) => v.id);
+    assert.deepEqual(
+      fake.state.treeViews.map((v) => v.id),
+      views,
+    );
+  });
+
+  it('shows that ragd is off', async () => {
+    const item = fake.state.statusItems[fake.state.statusItems.length - 1];
+    await until('the status item to show ragd off', () => item.text === '$(circle-slash) ragd');
+    assert.match(String(item.tooltip), /not running/);
+  });
+});
+
+describe('extension against ragd', daemon, () => {
+  let subs: Disposable[] = [];
+  before(() => {
+    fake.state.config = { socket };
+    fake.state.activeTextEditor = undefined;
+    subs = activate();
+  });
+  after(() => subs.forEach((d) => d.dispose()));
+
+  it('status bar shows the daemon', async () => {
+    const item = fake.state.statusItems[fake.state.statusItems.length - 1];
+    await until('the status item to show the daemon', () => /notes in/.test(String(item.tooltip)));
+    assert.equal(item.text, '$(database) ragd');
+    assert.match(String(item.tooltip), /: idle, 4 notes in 1 vault/);
+    assert.equal(item.command, 'ragd.showStatus');
+  });
+
+  it('search opens the chosen result at its lines', async () => {
+    await fake.commands.executeCommand('ragd.search', 'concentric rings blight');
+    const qp = fake.state.quickPicks[fake.state.quickPicks.length - 1];
+    await until('results in the Quick Pick', () => !qp.busy && qp.items.length > 0 && qp.items[0].result);
+    const first = qp.items[0];
+    assert.match(first.description, /^garden\/Tomatoes\.md:\d+/);
+    assert.equal(first.alwaysShow, true);
+    qp.selectedItems = [first];
+    qp.accept();
+    const shown = await until('the note to open', () => fake.state.shown[fake.state.shown.length - 1]);
+    assert.equal(fs.realpathSync(shown.doc.uri.fsPath), fs.realpathSync(path.join(vault!, 'garden', 'Tomatoes.md')));
+    assert.equal(shown.opts.selection.start.line, first.result.line_start - 1);
+    assert.ok(qp.hidden);
+  });
+
+  it('Related Notes lists the notes related to the active editor', async () => {
+    const compost = path.join(vault!, 'garden', 'Compost.md');
+    fake.state.setActiveEditor({ document: fake.document(compost) });
+    await fake.commands.executeCommand('ragd.refreshRelated');
+    const view = fake.state.treeViews[fake.state.treeViews.length - 1];
+    const nodes = view.provider.getChildren();
+    const items = nodes.map((n: unknown) => view.provider.getTreeItem(n));
+    const tomatoes = items.find((i: fake.TreeItem) => String(i.description).startsWith('garden/Tomatoes.md'));
+    assert.ok(tomatoes, `Tomatoes among ${JSON.stringify(items.map((i: fake.TreeItem) => i.label))}`);
+    assert.ok(!items.some((i: fake.TreeItem) => String(i.description).startsWith('garden/Compost.md')));
+    assert.equal(tomatoes.command.command, 'ragd.openLocation');
+    assert.equal(view.description, 'garden/Compost.md');
+    await fake.commands.executeCommand('ragd.openLocation', ...tomatoes.command.arguments);
+    const shown = fake.state.shown[fake.state.shown.length - 1];
+    assert.equal(fs.realpathSync(shown.doc.uri.fsPath), fs.realpathSync(path.join(vault!, 'garden', 'Tomatoes.md')));
+  });
+
+  it('Insert Context inserts the block at the cursor', async () => {
+    const inserted: { at: fake.Position; text: string }[] = [];
+    const doc = fake.document(path.join(vault!, 'Zeppelin.md'));
+    const at = new fake.Position(1, 0);
+    fake.state.setActiveEditor({
+      document: doc,
+      selection: { isEmpty: true, active: at, end: at },
+      edit: async (cb: (eb: { insert(p: fake.Position, t: string): void }) => void) => {
+        cb({ insert: (p, text) => inserted.push({ at: p, text }) });
+        return true;
+      },
+    });
+    fake.state.inputValue = 'concentric rings blight';
+    await fake.commands.executeCommand('ragd.insertContext');
+    assert.equal(inserted.length, 1, `inserted nothing; messages: ${JSON.stringify(fake.state.messages)}`);
+    assert.equal(inserted[0].at, at);
+    assert.match(inserted[0].text, /^<retrieved-context/);
+    assert.match(inserted[0].text, /garden\/Tomatoes\.md/);
+    assert.match(inserted[0].text, /\n$/);
+  });
+});

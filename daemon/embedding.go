@@ -1,0 +1,247 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/vector"
+	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/plugins"
+	"github.com/ragd/ragd/query"
+)
+
+// embedding runs the vector side: it embeds the chunks that have no vector
+// in the background, after the lexical index has them (a note is
+// searchable by keywords at once and semantically when its vectors land),
+// and embeds queries for the vector channel.
+type embedding struct {
+	d    *Daemon
+	name string // embedder plugin; "" when semantic search is off
+	emb  plugins.Embedder
+
+	wake chan struct{}
+
+	mu      sync.Mutex
+	info    plugins.EmbedderInfo
+	sig     string // signature of info, once known
+	lastErr string
+	gcDue   bool
+}
+
+const embedBatch = 64
+
+func newEmbedding(d *Daemon, name string, emb plugins.Embedder) *embedding {
+	return &embedding{d: d, name: name, emb: emb, wake: make(chan struct{}, 1)}
+}
+
+// poke tells the worker there may be new chunks to embed.
+func (e *embedding) poke() {
+	if e == nil {
+		return
+	}
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (e *embedding) setErr(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err == nil {
+		e.lastErr = ""
+		return
+	}
+	e.lastErr = err.Error()
+}
+
+// learn asks the embedder for its vector space and tells the store.
+func (e *embedding) learn(ctx context.Context) (string, error) {
+	info, err := e.emb.EmbedderInfo(ctx)
+	if err != nil {
+		return "", fmt.Errorf("embedder %s: %w", e.name, err)
+	}
+	if info.Dimensions <= 0 {
+		return "", fmt.Errorf("embedder %s does not know its dimensions yet", e.name)
+	}
+	sig := info.Signature()
+	e.mu.Lock()
+	changed := sig != e.sig
+	e.mu.Unlock()
+	if changed {
+		if err := e.d.store.UseEmbedder(sig, info.Dimensions); err != nil {
+			return "", err
+		}
+		e.mu.Lock()
+		e.info, e.sig = info, sig
+		e.mu.Unlock()
+	}
+	return sig, nil
+}
+
+// run embeds pending chunks until ctx ends.
+func (e *embedding) run(ctx context.Context) {
+	retry := time.Second
+	for {
+		err := e.drain(ctx)
+		e.setErr(err)
+		wait := 10 * time.Minute
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			e.d.log.Warn("embedding paused", "err", err, "retry_in", retry)
+			wait, retry = retry, min(2*retry, 2*time.Minute)
+		} else {
+			retry = time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.wake:
+		case <-time.After(wait):
+		}
+	}
+}
+
+// drain embeds everything pending, then collects unreferenced vectors and
+// saves the snapshot.
+func (e *embedding) drain(ctx context.Context) error {
+	if _, err := e.learn(ctx); err != nil {
+		return err
+	}
+	did := false
+	for ctx.Err() == nil {
+		sig, pend, _ := e.d.store.PendingVectors(4 * embedBatch)
+		if len(pend) == 0 {
+			break
+		}
+		for len(pend) > 0 && ctx.Err() == nil {
+			n := min(len(pend), e.batchSize())
+			if err := e.embedBatch(ctx, sig, pend[:n]); err != nil {
+				return err
+			}
+			pend = pend[n:]
+			did = true
+		}
+	}
+	if did || e.gcDue {
+		e.gcDue = false
+		if n, err := e.d.store.CollectVectors(); err != nil {
+			return err
+		} else if n > 0 {
+			e.d.log.Info("removed vectors of chunks no longer in any note", "vectors", n)
+		}
+		if err := e.d.store.SaveVectorSnapshots(); err != nil {
+			e.d.log.Warn("could not save the vector snapshot", "err", err)
+		}
+	}
+	return ctx.Err()
+}
+
+func (e *embedding) batchSize() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if b := e.info.MaxBatch; b > 0 && b < embedBatch {
+		return b
+	}
+	return embedBatch
+}
+
+func (e *embedding) embedBatch(ctx context.Context, sig string, pend []index.PendingChunk) error {
+	refs := make([]index.ChunkRef, len(pend))
+	for i, p := range pend {
+		refs[i] = p.Ref
+	}
+	chunks, err := e.d.store.Chunks(refs)
+	if err != nil {
+		return err
+	}
+	var texts []string
+	var hashes []uint64
+	for i, c := range chunks {
+		if c.Ref != refs[i] {
+			continue // changed meanwhile; it comes back as pending if still live
+		}
+		texts = append(texts, embedText(c))
+		hashes = append(hashes, pend[i].Hash)
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := e.emb.Embed(ctx, plugins.InputDocument, texts)
+	if err != nil {
+		return fmt.Errorf("embedder %s: %w", e.name, err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embedder %s returned %d vectors for %d texts", e.name, len(vecs), len(texts))
+	}
+	swapped, err := e.d.store.PutVectors(sig, hashes, vecs)
+	if swapped {
+		e.d.log.Info("re-embedding finished: the new vector space now serves queries", "embedder", e.name)
+	}
+	return err
+}
+
+// embedText is what is embedded for a chunk: its text. (The heading path
+// is part of the BM25 fields; embedding it too would make every chunk of a
+// long section look alike.)
+func embedText(c index.Chunk) string { return c.Text }
+
+// Signature implements query.QueryEmbedder: the space queries are
+// embedded in.
+func (e *embedding) Signature() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sig
+}
+
+// EmbedQuery implements query.QueryEmbedder.
+func (e *embedding) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	if e.Signature() == "" {
+		if _, err := e.learn(ctx); err != nil {
+			return nil, err
+		}
+	}
+	vecs, err := e.emb.Embed(ctx, plugins.InputQuery, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 {
+		return nil, errors.New("embedder returned no vector")
+	}
+	return vecs[0], nil
+}
+
+// status reports the vector side.
+func (e *embedding) status() *ipc.VectorStatus {
+	st := e.d.store.VectorStats()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := &ipc.VectorStatus{Embedder: e.name, Signature: e.sig, Vectors: st.Vectors, Pending: st.Pending,
+		Reembedding: st.Building != "", Note: st.Note, LastError: e.lastErr, Index: "exact"}
+	if st.Building != "" {
+		out.Note = fmt.Sprintf("re-embedding for a new embedder signature: %d of %d done; the old vectors serve meanwhile", st.Built, st.Built+st.Pending)
+	}
+	if st.Vectors >= vector.DefaultAutoThreshold {
+		out.Index = "hnsw"
+	}
+	return out
+}
+
+
+// rerankAdapter lets the query engine call a reranker plugin.
+type rerankAdapter struct{ r plugins.Reranker }
+
+func (a rerankAdapter) Rerank(ctx context.Context, q string, cs []query.Candidate) ([]float64, error) {
+	in := make([]plugins.Candidate, len(cs))
+	for i, c := range cs {
+		in[i] = plugins.Candidate{ID: c.ID, Text: c.Text, Path: c.Path, Vault: c.Vault, Title: c.Title,
+			Heading: c.Heading, Score: c.Score, Modified: c.Modified}
+	}
+	return a.r.Rerank(ctx, q, in)
+}

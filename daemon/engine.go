@@ -1,0 +1,93 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/ragd/ragd/plugins/host"
+	"github.com/ragd/ragd/query"
+)
+
+// semanticOff explains how to turn semantic search on.
+const semanticOff = "off: ragd runs lexical (BM25) search; to add semantic search declare an embedder " +
+	"[[plugin]] (built-in: uselite offline, ollama, openai) and set [search] embedder to its name (docs/config.md)"
+
+// startPlugins starts the plugin manager (in the background: the handles
+// wait for their plugin) and builds the query engine around the embedder
+// and reranker.
+func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
+	specs, b := pluginSpecs(d.cfg)
+	mgr, err := host.New(specs, host.Config{Logger: d.log})
+	if err != nil {
+		return nil, fmt.Errorf("plugins: %w", err)
+	}
+	b.mgr = mgr
+	d.backends = b
+	go mgr.Start(ctx)
+
+	eng := query.NewEngine(d.store).WithOptions(d.queryOptions())
+	if b.embedName != "" {
+		emb, err := mgr.Embedder(b.embedName)
+		if err != nil {
+			mgr.Close()
+			return nil, fmt.Errorf("plugins: %w", err)
+		}
+		d.embedding = newEmbedding(d, b.embedName, emb)
+		eng = eng.WithEmbedder(d.embedding, func() string { return d.embedding.lastError() })
+	} else {
+		eng = eng.WithEmbedder(nil, func() string { return "semantic search is not configured" })
+	}
+	if b.rerankName != "" {
+		r, err := mgr.Reranker(b.rerankName)
+		if err != nil {
+			mgr.Close()
+			return nil, fmt.Errorf("plugins: %w", err)
+		}
+		eng = eng.WithReranker(rerankAdapter{r})
+	}
+	d.engine = eng
+	return mgr, nil
+}
+
+// queryOptions are the engine options: the measured defaults for the
+// configured setup, overridden by [search].
+func (d *Daemon) queryOptions() query.Options {
+	s := d.cfg.Search
+	opt := query.DefaultOptions
+	if s.Embedder != "" {
+		opt = query.HybridDefaults(opt)
+	}
+	opt.Weights = maps.Clone(opt.Weights)
+	maps.Copy(opt.Weights, s.Weights)
+	if s.Fusion != "" {
+		opt.Fusion = s.Fusion
+	}
+	if s.Alpha > 0 {
+		opt.Alpha = s.Alpha
+	}
+	if s.MinBM25 > 0 {
+		opt.MinBM25 = s.MinBM25
+	}
+	if s.MinSimilarity > 0 {
+		opt.MinSimilarity = s.MinSimilarity
+	}
+	if s.Reranker == "none" {
+		opt.RerankDepth = 0
+	}
+	return opt
+}
+
+func (d *Daemon) engineNow() *query.Engine { return d.engine }
+
+func (e *embedding) lastError() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.lastErr != "" {
+		return e.lastErr
+	}
+	if e.sig == "" {
+		return "the embedder has not answered yet"
+	}
+	return ""
+}

@@ -1,0 +1,262 @@
+package vector
+
+import (
+	"io"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// DefaultAutoThreshold is the size at which Auto switches from an exact scan
+// to HNSW.
+//
+// Measured with BenchmarkExactVsHNSW (2-core reference machine, clustered
+// unit vectors, HNSW M=16 efSearch=100, k=10): THRESHOLD_MEASUREMENT.
+const DefaultAutoThreshold = 4096
+
+// Defaults for the filtered-search decision of Auto (see AutoOptions).
+const (
+	DefaultMinSelectivity = 0.05
+	scopeSamples          = 512
+)
+
+// AutoOptions tunes Auto. Zero fields take the defaults.
+type AutoOptions struct {
+	// Threshold: at this many vectors the index becomes an HNSW graph; it
+	// goes back to exact when deletes bring it below Threshold/2.
+	// Default DefaultAutoThreshold.
+	Threshold int
+	// ExactScope: a filtered search scans exactly when the estimated
+	// number of in-scope vectors is at most this. Default Threshold.
+	ExactScope int
+	// MinSelectivity: a filtered search also scans exactly when the
+	// estimated fraction of vectors in scope is below this (a graph search
+	// must then walk about ef/fraction nodes). Default DefaultMinSelectivity.
+	MinSelectivity float64
+	// HNSW configures the graph.
+	HNSW Config
+}
+
+func (o AutoOptions) withDefaults() AutoOptions {
+	if o.Threshold <= 0 {
+		o.Threshold = DefaultAutoThreshold
+	}
+	if o.ExactScope <= 0 {
+		o.ExactScope = o.Threshold
+	}
+	if o.MinSelectivity <= 0 {
+		o.MinSelectivity = DefaultMinSelectivity
+	}
+	o.HNSW = o.HNSW.withDefaults()
+	return o
+}
+
+// Auto is exact below a size threshold and HNSW above it, switching as it
+// grows or shrinks. For a filtered search on the graph it estimates how many
+// vectors the filter admits (by sampling it on spread-out keys) and scans
+// exactly when few are in scope, where the graph would have to walk most of
+// itself to find k hits.
+type Auto struct {
+	mu    sync.RWMutex // shared for every operation, exclusive to switch
+	dims  int
+	opts  AutoOptions
+	exact *Exact // exactly one of exact and graph is non-nil
+	graph *HNSW
+}
+
+var _ Index = (*Auto)(nil)
+
+// NewAuto returns an empty Auto index.
+func NewAuto(dims int, opts AutoOptions) *Auto {
+	return &Auto{dims: dims, opts: opts.withDefaults(), exact: NewExact(dims)}
+}
+
+// Dims returns the vector dimension.
+func (a *Auto) Dims() int { return a.dims }
+
+// IsGraph reports whether the index is currently an HNSW graph.
+func (a *Auto) IsGraph() bool {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.graph != nil
+}
+
+func (a *Auto) current() Index {
+	if a.graph != nil {
+		return a.graph
+	}
+	return a.exact
+}
+
+// Len returns the number of stored vectors.
+func (a *Auto) Len() int {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.current().Len()
+}
+
+// Add stores vec under key, switching to HNSW when the size reaches the
+// threshold.
+func (a *Auto) Add(key Key, vec []float32) {
+	a.mu.RLock()
+	grow := a.exact != nil && a.exact.Len() >= a.opts.Threshold-1
+	if !grow {
+		a.current().Add(key, vec)
+		a.mu.RUnlock()
+		return
+	}
+	a.mu.RUnlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.exact != nil && a.exact.Len() >= a.opts.Threshold-1 {
+		a.graph = buildHNSW(a.exact, a.opts.HNSW)
+		a.exact = nil
+	}
+	a.current().Add(key, vec)
+}
+
+// Delete removes key, going back to exact below half the threshold.
+func (a *Auto) Delete(key Key) bool {
+	a.mu.RLock()
+	ok := a.current().Delete(key)
+	shrink := a.graph != nil && a.graph.Len() < a.opts.Threshold/2
+	a.mu.RUnlock()
+	if shrink {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.graph != nil && a.graph.Len() < a.opts.Threshold/2 {
+			a.exact = a.graph.toExact()
+			a.graph = nil
+		}
+	}
+	return ok
+}
+
+// Search returns the k best in-scope vectors, best first: exact below the
+// threshold or when the filter admits few vectors, HNSW otherwise.
+func (a *Auto) Search(q []float32, k int, filter Filter) []Neighbor {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.exact != nil {
+		return a.exact.Search(q, k, filter)
+	}
+	if filter != nil {
+		frac, live := a.graph.estimateScope(filter, scopeSamples)
+		if frac*float64(live) <= float64(a.opts.ExactScope) || frac < a.opts.MinSelectivity {
+			return a.graph.SearchExact(q, k, filter)
+		}
+	}
+	return a.graph.Search(q, k, filter)
+}
+
+// SearchKeys returns the k best of the given keys: the candidates hint for a
+// caller that knows which keys are in scope. Few keys are scored directly;
+// many go through the graph with a set filter.
+func (a *Auto) SearchKeys(q []float32, k int, keys []Key) []Neighbor {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.exact != nil {
+		return a.exact.SearchKeys(q, k, keys)
+	}
+	live := a.graph.Len()
+	if len(keys) <= a.opts.ExactScope || float64(len(keys)) < a.opts.MinSelectivity*float64(live) {
+		return a.graph.SearchKeys(q, k, keys)
+	}
+	set := make(map[Key]struct{}, len(keys))
+	for _, key := range keys {
+		set[key] = struct{}{}
+	}
+	return a.graph.Search(q, k, func(key Key) bool { _, ok := set[key]; return ok })
+}
+
+// Save writes a snapshot of the index.
+func (a *Auto) Save(w io.Writer) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.graph != nil {
+		a.graph.mu.Lock()
+		defer a.graph.mu.Unlock()
+	} else {
+		a.exact.mu.RLock()
+		defer a.exact.mu.RUnlock()
+	}
+	return writeSnapshot(w, kindAuto, func(e *encoder) {
+		e.u32(uint32(a.opts.Threshold))
+		e.u32(uint32(a.opts.ExactScope))
+		e.u64(math.Float64bits(a.opts.MinSelectivity))
+		if a.graph != nil {
+			e.u8(kindHNSW)
+			a.graph.encode(e)
+		} else {
+			e.u8(kindExact)
+			a.exact.encode(e)
+		}
+	})
+}
+
+func decodeAuto(d *decoder) *Auto {
+	threshold, scope := int(d.u32()), int(d.u32())
+	minSel := math.Float64frombits(d.u64())
+	if d.err == nil && (threshold < 1 || scope < 1 || !(minSel > 0 && minSel <= 1)) {
+		d.fail("bad auto options")
+	}
+	inner := d.u8()
+	if d.err != nil {
+		return nil
+	}
+	a := &Auto{opts: AutoOptions{Threshold: threshold, ExactScope: scope, MinSelectivity: minSel}}
+	switch inner {
+	case kindExact:
+		a.exact = decodeExact(d)
+		if a.exact == nil {
+			return nil
+		}
+		a.dims = a.exact.dims
+	case kindHNSW:
+		a.graph = decodeHNSW(d)
+		if a.graph == nil {
+			return nil
+		}
+		a.dims = a.graph.dims
+		a.opts.HNSW = a.graph.Config()
+	default:
+		d.fail("auto: inner kind %d", inner)
+		return nil
+	}
+	a.opts = a.opts.withDefaults()
+	return a
+}
+
+// buildHNSW copies an exact index into a new graph, inserting in parallel.
+func buildHNSW(e *Exact, cfg Config) *HNSW {
+	h := NewHNSW(e.dims, cfg)
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	h.Reserve(len(e.keys) + 1)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(e.keys); i += workers {
+				h.Add(e.keys[i], e.vecs[i*e.dims:(i+1)*e.dims])
+			}
+		}()
+	}
+	wg.Wait()
+	return h
+}
+
+// toExact copies the live vectors of the graph into a new exact index.
+func (h *HNSW) toExact() *Exact {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	e := NewExact(h.dims)
+	for id := 0; id < h.n; id++ {
+		if h.state[id] == slotLive {
+			e.addLocked(h.keys[id], h.vec(uint32(id)))
+		}
+	}
+	return e
+}

@@ -1,0 +1,144 @@
+package index
+
+import (
+	"errors"
+
+	"github.com/ragd/ragd/index/vector"
+)
+
+// ErrNoVectors is returned by VectorSearch when the signature's space is not
+// the one serving (not configured, or still being built).
+var ErrNoVectors = errors.New("index: no vectors for this embedder yet")
+
+// ActiveSignature is the signature of the space that answers vector
+// searches ("" when none).
+func (s *Store) ActiveSignature() string {
+	s.vecs.mu.RLock()
+	defer s.vecs.mu.RUnlock()
+	if s.vecs.active == nil {
+		return ""
+	}
+	return s.vecs.active.sig
+}
+
+// VectorSearch returns the k chunks nearest to q (cosine) among documents
+// admitted by filter, in the space of signature sig, best first. The filter
+// is applied inside the vector index's candidate generation, so k in-scope
+// chunks come back whenever k exist. Chunks sharing a text share its score.
+func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]Hit, error) {
+	v := &s.vecs
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	sp := v.active
+	if sp == nil || sp.sig != sig || sp.idx == nil {
+		return nil, ErrNoVectors
+	}
+	if len(q) != sp.dims {
+		return nil, errors.New("index: query vector has the wrong number of dimensions")
+	}
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	allowed := make(map[DocID]bool)
+	inScope := func(slot uint32) bool {
+		sl := m.slots[slot]
+		if filter == nil {
+			return true
+		}
+		ok, seen := allowed[sl.doc]
+		if !seen {
+			d := m.docs[sl.doc]
+			ok = d != nil && filter(d.vault, d.path)
+			allowed[sl.doc] = ok
+		}
+		return ok
+	}
+	keep := func(h vector.Key) bool {
+		for _, sl := range m.byHash[h] {
+			if inScope(sl) {
+				return true
+			}
+		}
+		return false
+	}
+	ns := sp.idx.Search(q, k, keep)
+	out := make([]Hit, 0, len(ns))
+	for _, n := range ns {
+		for _, slot := range m.byHash[n.Key] {
+			if !inScope(slot) {
+				continue
+			}
+			out = append(out, m.hit(slot, float64(n.Score)))
+			if len(out) == k {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// hit describes a live slot as a search hit. Callers hold mu.
+func (m *memIndex) hit(slot uint32, score float64) Hit {
+	sl := m.slots[slot]
+	d := m.docs[sl.doc]
+	h := Hit{Ref: ChunkRef{sl.doc, sl.ord}, Vault: d.vault, Path: d.path, Title: d.title,
+		LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Score: score, Parent: sl.parent}
+	if int(sl.parent) < len(d.headings) {
+		h.Heading = d.headings[sl.parent]
+	}
+	return h
+}
+
+// ChunkVectors returns the stored vectors, in the active space, of a
+// document's chunks (for "similar notes"); chunks without one are skipped.
+func (s *Store) ChunkVectors(vault, path string) ([][]float32, error) {
+	v := &s.vecs
+	v.mu.RLock()
+	sp := v.active
+	v.mu.RUnlock()
+	if sp == nil {
+		return nil, ErrNoVectors
+	}
+	m := s.mem
+	m.mu.RLock()
+	var hashes []uint64
+	for _, d := range m.docs {
+		if d.vault != vault || d.path != path {
+			continue
+		}
+		for _, slot := range d.slots {
+			hashes = append(hashes, m.slots[slot].hash)
+		}
+		break
+	}
+	m.mu.RUnlock()
+	return s.readVectors(sp.id, hashes)
+}
+
+// VectorStats describes the vector side for status.
+type VectorStats struct {
+	Active    string // signature
+	Building  string // signature being built, if any
+	Vectors   int    // in the active space
+	Built     int    // in the space being built
+	Pending   int    // live chunk texts without a vector in the target space
+	Dims      int
+	Note      string
+	Snapshots string
+}
+
+// VectorStats reports the vector side.
+func (s *Store) VectorStats() VectorStats {
+	_, _, pending := s.PendingVectors(0)
+	v := &s.vecs
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	st := VectorStats{Pending: pending}
+	if sp := v.active; sp != nil {
+		st.Active, st.Vectors, st.Dims, st.Note = sp.sig, len(sp.have), sp.dims, sp.note
+	}
+	if sp := v.building; sp != nil {
+		st.Building, st.Built = sp.sig, len(sp.have)
+	}
+	return st
+}

@@ -1,0 +1,107 @@
+package ipc
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// HybridBackend is the part of the backend serving context building,
+// related notes and plugin status (protocol 1 additions).
+type HybridBackend interface {
+	Context(ctx context.Context, req ContextRequest) (*ContextResponse, error)
+	Similar(ctx context.Context, req SimilarRequest) (*SimilarResponse, error)
+	Plugins(ctx context.Context) (*PluginsResponse, error)
+}
+
+// Context budget limits.
+const (
+	DefaultContextBudget = 6000
+	MaxContextBudget     = 200_000
+)
+
+func (h *handler) context(w http.ResponseWriter, r *http.Request) {
+	req, err := DecodeContextRequest(r.Body)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	defer cancel()
+	resp, err := h.hybrid().Context(ctx, req)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) similar(w http.ResponseWriter, r *http.Request) {
+	var req SimilarRequest
+	if err := decodeJSON(r.Body, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	req.Path = strings.TrimSpace(req.Path)
+	switch {
+	case req.Path == "":
+		h.fail(w, r, BadRequest("path is empty"))
+		return
+	case req.K < 0 || req.K > MaxK:
+		h.fail(w, r, BadRequest("k must be between 1 and %d, got %d", MaxK, req.K))
+		return
+	}
+	if req.K == 0 {
+		req.K = DefaultK
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	defer cancel()
+	resp, err := h.hybrid().Similar(ctx, req)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) plugins(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	defer cancel()
+	resp, err := h.hybrid().Plugins(ctx)
+	h.reply(w, r, resp, err)
+}
+
+func (h *handler) hybrid() HybridBackend { return h.b }
+
+// DecodeContextRequest reads and checks a /v1/context body.
+func DecodeContextRequest(body io.Reader) (ContextRequest, error) {
+	var req ContextRequest
+	if err := decodeJSON(body, &req); err != nil {
+		return req, err
+	}
+	req.Query = strings.TrimSpace(req.Query)
+	switch {
+	case req.Query == "":
+		return req, BadRequest("query is empty")
+	case len(req.Query) > MaxQueryBytes:
+		return req, BadRequest("query is %d bytes, over the limit of %d", len(req.Query), MaxQueryBytes)
+	case !utf8.ValidString(req.Query):
+		return req, BadRequest("query is not valid UTF-8")
+	case req.K < 0 || req.K > MaxK:
+		return req, BadRequest("k must be between 1 and %d, got %d", MaxK, req.K)
+	case req.Budget < 0 || req.Budget > MaxContextBudget:
+		return req, BadRequest("budget must be between 1 and %d characters, got %d", MaxContextBudget, req.Budget)
+	case req.Style != "" && req.Style != "snippets" && req.Style != "summary":
+		return req, BadRequest("style must be \"snippets\" or \"summary\", got %q", req.Style)
+	case !validMode(req.Mode):
+		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
+	}
+	if req.K == 0 {
+		req.K = 8
+	}
+	if req.Budget == 0 {
+		req.Budget = DefaultContextBudget
+	}
+	if req.Style == "" {
+		req.Style = "snippets"
+	}
+	return req, nil
+}
+
+func validMode(m string) bool {
+	return m == "" || m == ModeHybrid || m == ModeLexical || m == ModeVector
+}

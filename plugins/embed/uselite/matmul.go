@@ -1,0 +1,150 @@
+package uselite
+
+import "sync"
+
+// The micro-kernel computes a tile of kernelRows × kernelCols of C.
+const (
+	kernelRows = 6
+	kernelCols = 16
+	// blockK is the depth of one pass over a B panel: a panel block of
+	// blockK × 16 floats (16 KiB) stays in L1 while the row tiles of A
+	// stream past it.
+	blockK = 256
+)
+
+// packed is a K × N matrix (N a multiple of 16) stored for the kernel:
+// panel p holds columns 16p..16p+15, row after row, so that the kernel
+// reads 16 consecutive floats per step of k.
+type packed struct {
+	k, n int
+	data []float32
+}
+
+// packMatrix packs the row-major K × N matrix b.
+func packMatrix(b []float32, k, n int) packed {
+	if n%kernelCols != 0 || len(b) != k*n {
+		panic("uselite: packMatrix: bad shape")
+	}
+	p := packed{k: k, n: n, data: make([]float32, k*n)}
+	packInto(p.data, b, n, k, n)
+	return p
+}
+
+// packInto packs the k × n block of the row-major matrix b (stride ldb)
+// into dst, padding the last panel with zeros when n is not a multiple of
+// 16. dst must hold k × roundUp(n, 16) floats.
+func packInto(dst, b []float32, ldb, k, n int) {
+	panels := (n + kernelCols - 1) / kernelCols
+	for p := range panels {
+		out := dst[p*k*kernelCols : (p+1)*k*kernelCols]
+		j0 := p * kernelCols
+		w := min(kernelCols, n-j0)
+		for i := range k {
+			row := out[i*kernelCols : (i+1)*kernelCols]
+			copy(row, b[i*ldb+j0:i*ldb+j0+w])
+			clear(row[w:])
+		}
+	}
+}
+
+// packTransposedInto packs the transpose of the n × k block of the
+// row-major matrix b (stride ldb), that is the k × n matrix bᵀ, into dst,
+// padding as packInto does.
+func packTransposedInto(dst, b []float32, ldb, k, n int) {
+	panels := (n + kernelCols - 1) / kernelCols
+	for p := range panels {
+		out := dst[p*k*kernelCols : (p+1)*k*kernelCols]
+		j0 := p * kernelCols
+		w := min(kernelCols, n-j0)
+		clear(out)
+		for j := range w {
+			src := b[(j0+j)*ldb : (j0+j)*ldb+k]
+			for i, v := range src {
+				out[i*kernelCols+j] = v
+			}
+		}
+	}
+}
+
+// matmulAcc computes C += A · B for the m × K matrix A (stride lda) and
+// the m × N matrix C (stride ldc). With par > 1 the column panels are
+// split among par goroutines.
+func matmulAcc(c []float32, ldc int, a []float32, lda int, m int, b *packed, par int) {
+	panels := b.n / kernelCols
+	if m == 0 || panels == 0 {
+		return
+	}
+	par = min(par, panels)
+	if par <= 1 {
+		matmulPanels(c, ldc, a, lda, m, b, 0, panels)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range par {
+		p0, p1 := w*panels/par, (w+1)*panels/par
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			matmulPanels(c, ldc, a, lda, m, b, p0, p1)
+		}()
+	}
+	wg.Wait()
+}
+
+// matmulPanels does matmulAcc for the column panels p0..p1-1.
+func matmulPanels(c []float32, ldc int, a []float32, lda int, m int, b *packed, p0, p1 int) {
+	full := m / kernelRows * kernelRows
+	tail := m - full
+	// The last rows, fewer than the kernel's, go through zero-padded
+	// copies of A and C.
+	var ta [kernelRows * blockK]float32
+	var tc [kernelRows * kernelCols]float32
+	for k0 := 0; k0 < b.k; k0 += blockK {
+		kc := min(blockK, b.k-k0)
+		if tail > 0 {
+			for r := range kernelRows {
+				row := ta[r*kc : (r+1)*kc]
+				if r < tail {
+					copy(row, a[(full+r)*lda+k0:])
+				} else {
+					clear(row)
+				}
+			}
+		}
+		for p := p0; p < p1; p++ {
+			bp := b.data[p*b.k*kernelCols+k0*kernelCols:]
+			j0 := p * kernelCols
+			for i := 0; i < full; i += kernelRows {
+				kernel(kc, a[i*lda+k0:], lda, bp, c[i*ldc+j0:], ldc)
+			}
+			if tail > 0 {
+				for r := range tail {
+					copy(tc[r*kernelCols:(r+1)*kernelCols], c[(full+r)*ldc+j0:])
+				}
+				kernel(kc, ta[:], kc, bp, tc[:], kernelCols)
+				for r := range tail {
+					copy(c[(full+r)*ldc+j0:(full+r)*ldc+j0+kernelCols], tc[r*kernelCols:])
+				}
+			}
+		}
+	}
+}
+
+// kernelGo is the portable micro-kernel: C[0:6, 0:16] += A[0:6, 0:k] ·
+// B[0:k, 0:16] with A and C row-major (strides lda, ldc) and B a packed
+// panel of 16 floats per k.
+func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
+	for r := range kernelRows {
+		var acc [kernelCols]float32
+		crow := c[r*ldc : r*ldc+kernelCols]
+		copy(acc[:], crow)
+		arow := a[r*lda : r*lda+k]
+		for i, av := range arow {
+			brow := b[i*kernelCols : (i+1)*kernelCols]
+			for j := range acc {
+				acc[j] += av * brow[j]
+			}
+		}
+		copy(crow, acc[:])
+	}
+}

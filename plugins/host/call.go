@@ -1,0 +1,71 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// call runs fn on the plugin's running instance under the concurrency
+// limit and the per-call timeout. A call past the timeout kills the
+// process (which the supervisor restarts) and fails with ErrTimeout; a
+// call that failed because the process died is retried once on the
+// restarted process.
+func (p *proc) call(ctx context.Context, op string, fn func(ctx context.Context, inst *instance) error) error {
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("plugin %s: %s: waiting for a free slot: %w", p.spec.Name, op, ctx.Err())
+	}
+	defer func() { <-p.sem }()
+
+	start := time.Now()
+	err := p.attempt(ctx, op, fn)
+	p.stats.record(time.Since(start), err)
+	if err != nil {
+		return fmt.Errorf("plugin %s: %w", p.spec.Name, err)
+	}
+	return nil
+}
+
+func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Context, inst *instance) error) error {
+	for try := 0; ; try++ {
+		inst, err := p.ready(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, p.spec.Timeout)
+		err = fn(cctx, inst)
+		timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		cancel()
+		switch {
+		case err == nil:
+			return nil
+		case timedOut:
+			reason := fmt.Sprintf("%s call ran past its %s timeout; process killed", op, p.spec.Timeout)
+			p.breakInstance(inst, reason, true)
+			return fmt.Errorf("%s: %w after %s (the plugin is being restarted)", op, ErrTimeout, p.spec.Timeout)
+		case ctx.Err() != nil:
+			return err
+		case processLost(inst, err):
+			p.breakInstance(inst, "connection lost during "+op+": "+err.Error(), false)
+			if try == 0 {
+				p.log.Warn("plugin died during a call; retrying on the restarted process", "op", op, "error", err.Error())
+				continue
+			}
+			return err
+		default:
+			return err
+		}
+	}
+}
+
+// processLost says whether err means the plugin process (or the
+// connection to it) is gone rather than that the call failed.
+func processLost(inst *instance, err error) bool {
+	return status.Code(err) == codes.Unavailable || inst.client.Exited()
+}

@@ -1,0 +1,106 @@
+// Package host starts ragd's backend plugins as go-plugin subprocesses
+// (gRPC), supervises them and hands the daemon handles that implement
+// plugins.Embedder, plugins.Extractor and plugins.Reranker.
+//
+// Every call through a handle is bounded by the plugin's timeout (past it
+// the process is killed and restarted, and the call fails with
+// ErrTimeout) and by its concurrency limit. A process that dies is
+// restarted with exponential backoff, and a call that failed because its
+// process died is retried once on the restarted process. Plugin log lines
+// (hclog JSON or plain text on stderr) go to the manager's slog logger
+// with the attribute plugin=NAME.
+package host
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/ragd/ragd/plugins"
+)
+
+// Errors returned by handle calls (wrapped: test with errors.Is).
+var (
+	// ErrTimeout: the call ran past the plugin's timeout; the process was
+	// killed and is being restarted.
+	ErrTimeout = errors.New("plugin call timed out")
+	// ErrUnavailable: the plugin is not running (failed to start and is
+	// waiting to retry, or disabled).
+	ErrUnavailable = errors.New("plugin unavailable")
+	// ErrClosed: the manager was closed.
+	ErrClosed = errors.New("plugin manager closed")
+	// ErrUnknownPlugin: no plugin of that name and kind is configured.
+	ErrUnknownPlugin = errors.New("no such plugin")
+)
+
+// Spec configures one plugin (a [[plugin]] table of ragd.toml).
+type Spec struct {
+	Name    string // unique; used in logs, status and lookups
+	Kind    string // plugins.KindEmbedder, KindExtractor or KindReranker
+	Command string // executable; for a built-in, "" means the ragd executable
+	Args    []string
+	Env     map[string]string // added to the daemon's environment
+	Options plugins.Options   // sent to the plugin's Configure, as JSON
+	// Timeout bounds every call (default 60 s). Past it the process is
+	// killed and restarted.
+	Timeout time.Duration
+	// Concurrency is the most calls in flight at once (default 4); more
+	// wait their turn.
+	Concurrency int
+	// Builtin marks a backend compiled into ragd, served by
+	// `ragd plugin NAME`: an empty Command becomes os.Executable() and
+	// empty Args become ["plugin", Name].
+	Builtin bool
+	// DisableAutoMTLS turns off go-plugin's automatic mutual TLS on the
+	// plugin connection. Needed for plugins not written with go-plugin
+	// (Node, Python, ...) that do not implement it; the connection is then
+	// a plain Unix socket, which only the user can reach when the plugin
+	// creates it in a private directory.
+	DisableAutoMTLS bool
+}
+
+// Defaults.
+const (
+	DefaultTimeout        = 60 * time.Second
+	DefaultConcurrency    = 4
+	DefaultStartTimeout   = 30 * time.Second
+	DefaultHealthInterval = 10 * time.Second
+	DefaultBackoffMin     = 100 * time.Millisecond
+	DefaultBackoffMax     = 30 * time.Second
+)
+
+// withDefaults validates s and fills in its defaults.
+func (s Spec) withDefaults() (Spec, error) {
+	if s.Name == "" {
+		return s, errors.New("plugin without a name")
+	}
+	switch s.Kind {
+	case plugins.KindEmbedder, plugins.KindExtractor, plugins.KindReranker:
+	default:
+		return s, fmt.Errorf("plugin %q: unknown kind %q (want %s, %s or %s)", s.Name, s.Kind,
+			plugins.KindEmbedder, plugins.KindExtractor, plugins.KindReranker)
+	}
+	if s.Builtin {
+		if s.Command == "" {
+			exe, err := os.Executable()
+			if err != nil {
+				return s, fmt.Errorf("plugin %q: locating the ragd executable: %w", s.Name, err)
+			}
+			s.Command = exe
+		}
+		if len(s.Args) == 0 {
+			s.Args = []string{"plugin", s.Name}
+		}
+	}
+	if s.Command == "" {
+		return s, fmt.Errorf("plugin %q: no command", s.Name)
+	}
+	if s.Timeout <= 0 {
+		s.Timeout = DefaultTimeout
+	}
+	if s.Concurrency <= 0 {
+		s.Concurrency = DefaultConcurrency
+	}
+	return s, nil
+}

@@ -1,0 +1,5 @@
+package host
+
+import "runtime"
+
+func isLinux() bool { return runtime.GOOS == "linux" }

@@ -1,0 +1,158 @@
+// Package heuristic is ragd's default reranker: no model, no network, a
+// deterministic rescoring of the fused candidate list.
+//
+// The score of a candidate is
+//
+//	fused + heading_weight·h + title_weight·t − diversity_penalty·k + recency_weight·r
+//
+// where
+//
+//   - fused is the candidate's fused (retrieval) score, min–max normalised
+//     over the list to [0, 1] (all 1 when every score is equal);
+//   - h and t are the fractions of the query's terms found in the
+//     candidate's heading path and in the note's title (the file name
+//     without extension when the title is empty). Terms are produced by
+//     the BM25 analyzer (lower-cased, stop words dropped, stemmed), so
+//     "Indexing" in a heading matches the query "index";
+//   - k is the number of candidates from the same file (vault and path)
+//     with a higher fused score — so the 2nd chunk of a file loses one
+//     diversity_penalty, the 3rd two, and so on, MMR-style. The order is
+//     the fused-score order (ties: by candidate ID), not the final one,
+//     which keeps the rule simple, deterministic and independent of the
+//     candidates' positions in the list;
+//   - r is the candidate's modification time mapped to [0, 1] over the
+//     list (oldest 0, newest 1; all 0 when the times are equal or unset).
+//     Its default weight is tiny: recency only breaks ties.
+//
+// Scores are returned in input order; the caller sorts.
+package heuristic
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/plugins"
+	"github.com/ragd/ragd/plugins/internal/options"
+)
+
+// Version of the scoring rules, reported in RerankerInfo.
+const Version = "1"
+
+// Config holds the weights, all options of the same names.
+type Config struct {
+	HeadingWeight    float64 `json:"heading_weight"`    // default 0.2
+	TitleWeight      float64 `json:"title_weight"`      // default 0.15
+	DiversityPenalty float64 `json:"diversity_penalty"` // default 0.1
+	RecencyWeight    float64 `json:"recency_weight"`    // default 1e-6
+}
+
+// Defaults returns the default weights.
+func Defaults() Config {
+	return Config{HeadingWeight: 0.2, TitleWeight: 0.15, DiversityPenalty: 0.1, RecencyWeight: 1e-6}
+}
+
+// Reranker is the heuristic reranker. New returns it with the default
+// weights; Configure may change them.
+type Reranker struct {
+	mu  sync.RWMutex
+	cfg Config
+	an  *analyze.Analyzer
+}
+
+var (
+	_ plugins.Reranker     = (*Reranker)(nil)
+	_ plugins.Configurable = (*Reranker)(nil)
+)
+
+// New returns a Reranker with the default weights.
+func New() *Reranker { return &Reranker{cfg: Defaults(), an: analyze.New()} }
+
+// Configure sets the weights from opts; unset ones keep their defaults.
+func (r *Reranker) Configure(_ context.Context, opts plugins.Options) error {
+	c := Defaults()
+	if err := options.Decode(opts, &c); err != nil {
+		return fmt.Errorf("heuristic: %w", err)
+	}
+	for name, w := range map[string]float64{"heading_weight": c.HeadingWeight, "title_weight": c.TitleWeight,
+		"diversity_penalty": c.DiversityPenalty, "recency_weight": c.RecencyWeight} {
+		if w < 0 {
+			return fmt.Errorf("heuristic: option %q: %v is negative", name, w)
+		}
+	}
+	r.mu.Lock()
+	r.cfg = c
+	r.mu.Unlock()
+	return nil
+}
+
+// RerankerInfo names the reranker.
+func (r *Reranker) RerankerInfo(context.Context) (plugins.RerankerInfo, error) {
+	return plugins.RerankerInfo{Name: "heuristic", Version: Version}, nil
+}
+
+// Rerank returns one score per candidate, in input order.
+func (r *Reranker) Rerank(_ context.Context, query string, cands []plugins.Candidate) ([]float64, error) {
+	r.mu.RLock()
+	c := r.cfg
+	r.mu.RUnlock()
+	scores := make([]float64, len(cands))
+	if len(cands) == 0 {
+		return scores, nil
+	}
+	terms := r.terms(query)
+	fused := normalized(cands)
+	recency := recencies(cands)
+	repeats := sameFileAbove(cands)
+	for i, cand := range cands {
+		s := fused[i] - c.DiversityPenalty*float64(repeats[i]) + c.RecencyWeight*recency[i]
+		if len(terms) > 0 {
+			s += c.HeadingWeight * r.coverage(terms, cand.Heading)
+			s += c.TitleWeight * r.coverage(terms, title(cand))
+		}
+		scores[i] = s
+	}
+	return scores, nil
+}
+
+// terms returns the distinct analysed terms of s.
+func (r *Reranker) terms(s string) []string {
+	var ts []string
+	r.an.Terms(s, func(t string) {
+		if !slices.Contains(ts, t) {
+			ts = append(ts, t)
+		}
+	})
+	return ts
+}
+
+// coverage is the fraction of terms found in field.
+func (r *Reranker) coverage(terms []string, field string) float64 {
+	if field == "" {
+		return 0
+	}
+	have := r.terms(field)
+	n := 0
+	for _, t := range terms {
+		if slices.Contains(have, t) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+// title is the note title, or the file name without its extension.
+func title(c plugins.Candidate) string {
+	if c.Title != "" {
+		return c.Title
+	}
+	base := path.Base(c.Path)
+	if base == "." || base == "/" {
+		return ""
+	}
+	return strings.TrimSuffix(base, path.Ext(base))
+}

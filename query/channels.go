@@ -1,0 +1,137 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/ragd/ragd/index"
+)
+
+// wants reports whether the request lets channel ch run.
+func (r Request) wants(ch string) bool {
+	if len(r.Channels) > 0 {
+		return slices.Contains(r.Channels, ch)
+	}
+	switch r.Mode {
+	case ModeLexical:
+		return ch == ChannelLexical
+	case ModeVector:
+		return ch == ChannelVector
+	}
+	return true
+}
+
+// retrieve runs the channels in parallel, each scoped inside its own
+// candidate generation, and fuses their lists.
+func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter index.Filter, resp *Response) ([]*cand, error) {
+	opt := e.opt
+	if req.Fusion != "" {
+		opt.Fusion = req.Fusion
+	}
+	var weights [nChannels]float64
+	run := [nChannels]bool{}
+	explicit := len(req.Channels) > 0 || req.Mode == ModeLexical || req.Mode == ModeVector
+	for i, ch := range channels {
+		weights[i] = opt.weight(req, ch)
+		// In hybrid mode a channel with weight 0 is off; a channel asked for
+		// by name or mode runs whatever its default weight.
+		run[i] = req.wants(ch) && (weights[i] > 0 || explicit)
+		if run[i] && weights[i] <= 0 {
+			weights[i] = 1
+		}
+	}
+	text := plan.Text
+	terms := e.Terms(text)
+	depth := max(req.K, opt.Depth)
+	if req.K > 0 && countTrue(run) == 1 && e.reranker == nil {
+		depth = req.K // nothing to fuse or rerank: the channel's top k is the answer
+	}
+	var lists [nChannels][]index.Hit
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	degrade := func(ch, why string) {
+		mu.Lock()
+		resp.Degraded = append(resp.Degraded, ch)
+		resp.DegradedWhy = append(resp.DegradedWhy, why)
+		mu.Unlock()
+	}
+	if i := channelIndex(ChannelVector); run[i] {
+		if e.embedder == nil {
+			why := "semantic search is not configured"
+			if e.embedErr != nil {
+				if w := e.embedErr(); w != "" {
+					why = w
+				}
+			}
+			degrade(ChannelVector, why)
+			run[i] = false
+		} else if text != "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				q, err := e.embedder.EmbedQuery(ctx, text)
+				if err != nil {
+					degrade(ChannelVector, "embedder: "+err.Error())
+					return
+				}
+				hs, err := e.ix.VectorSearch(e.embedder.Signature(), q, depth, filter)
+				if err != nil {
+					why := err.Error()
+					if errors.Is(err, index.ErrNoVectors) {
+						why = "no vectors for the configured embedder yet (embedding in progress)"
+					}
+					degrade(ChannelVector, why)
+					return
+				}
+				lists[i] = hs
+			}()
+		}
+	}
+	if i := channelIndex(ChannelLexical); run[i] && len(terms) > 0 {
+		lists[i] = e.ix.Search(terms, depth, filter)
+	}
+	if i := channelIndex(ChannelGraph); run[i] && len(terms) > 0 {
+		lists[i], _ = e.ix.GraphSearch(terms, depth, filter)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	resp.Grounded = e.groundedBy(lists)
+	return fuse(opt, lists, weights), nil
+}
+
+func countTrue(bs [nChannels]bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// loadText loads the chunk text (and page) of the candidates; candidates
+// whose chunk vanished since ranking are dropped.
+func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
+	n := len(cs)
+	refs := make([]index.ChunkRef, n)
+	for i := range refs {
+		refs[i] = cs[i].hit.Ref
+	}
+	chunks, err := e.ix.Chunks(refs)
+	if err != nil {
+		return nil, err
+	}
+	kept := cs[:0]
+	for i, c := range cs {
+		if chunks[i].Ref != c.hit.Ref {
+			continue // the document changed after ranking; the hit is gone
+		}
+		c.text, c.page = chunks[i].Text, chunks[i].Page
+		kept = append(kept, c)
+	}
+	return kept, nil
+}
