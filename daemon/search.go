@@ -73,6 +73,7 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 		resp.Results = append(resp.Results, out)
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
+	resp.EmbedMS = float64(res.EmbedTime.Microseconds()) / 1000
 	return resp, nil
 }
 

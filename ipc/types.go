@@ -41,6 +41,8 @@ type SearchResponse struct {
 	// Degraded lists channels that could not answer (e.g. "vector" when the
 	// embedder is down or not configured).
 	Degraded []string `json:"degraded,omitempty"`
+	// EmbedMS is the part of TookMS spent embedding the query.
+	EmbedMS float64 `json:"embed_ms,omitempty"`
 }
 
 // Result is one retrieved chunk with its citation.

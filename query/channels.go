@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/ragd/ragd/index"
 )
@@ -71,7 +72,9 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				t0 := time.Now()
 				q, err := e.embedder.EmbedQuery(ctx, text)
+				resp.EmbedTime = time.Since(t0)
 				if err != nil {
 					degrade(ChannelVector, "embedder: "+err.Error())
 					return

@@ -129,6 +129,9 @@ type Response struct {
 	Degraded    []string
 	DegradedWhy []string
 	Plan        Plan
+	// EmbedTime is how long embedding the query took (part of the
+	// latency that depends on the embedder, not on ragd).
+	EmbedTime time.Duration
 }
 
 // Engine runs queries against an Index.

@@ -15,7 +15,7 @@ func (f *fakeBackend) Context(ctx context.Context, req ipc.ContextRequest) (*ipc
 			Suggestions: []string{"try other keywords: synonyms, or the words your notes would use"}}, nil
 	}
 	return &ipc.ContextResponse{Query: req.Query, Grounded: true,
-		Context: "<retrieved-context>\n[1] a.md:L1-L2 — A\nalpha\nbeta\n</retrieved-context>\n",
+		Context:   "<retrieved-context>\n[1] a.md:L1-L2 — A\nalpha\nbeta\n</retrieved-context>\n",
 		Citations: []ipc.ContextCitation{{Vault: "notes", Path: "a.md", LineStart: 1, LineEnd: 2, Cite: "a.md:L1-L2"}}}, nil
 }
 

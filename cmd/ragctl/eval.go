@@ -277,19 +277,31 @@ func (t *throwaway) rank(ctx context.Context, q string) ([]string, error) {
 // sends for each query: k = 10, with text. Keeping it apart from the
 // k = 100 ranking requests keeps the figure from measuring the decoding
 // (and garbage collection) of a hundred results nobody reads.
-func (t *throwaway) latencies(ctx context.Context, queries []string) ([]float64, error) {
-	lat := make([]float64, 0, len(queries))
+//
+// noEmbed is the daemon's own time per query minus the time spent
+// embedding it (which depends on the embedder, not on ragd); it is empty
+// when no query was embedded.
+func (t *throwaway) latencies(ctx context.Context, queries []string) (lat, noEmbed []float64, err error) {
+	lat = make([]float64, 0, len(queries))
+	embedded := false
 	for _, q := range queries {
 		start := time.Now()
-		_, err := t.client.Search(ctx, t.ret.request(q, ipc.DefaultK, false))
+		resp, err := t.client.Search(ctx, t.ret.request(q, ipc.DefaultK, false))
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		var ie *ipc.Error
 		if err != nil && !(errors.As(err, &ie) && ie.Status == 400) {
-			return nil, err
+			return nil, nil, err
 		}
 		lat = append(lat, ms)
+		if resp != nil && err == nil {
+			noEmbed = append(noEmbed, resp.TookMS-resp.EmbedMS)
+			embedded = embedded || resp.EmbedMS > 0
+		}
 	}
-	return lat, nil
+	if !embedded {
+		noEmbed = nil
+	}
+	return lat, noEmbed, nil
 }
 
 // parseWeights reads "bm25=1,graph=0.5".

@@ -64,7 +64,7 @@ func newMCPServer(c *ipc.Client) *mcp.Server {
 
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "search",
-		Description: "Search the user's local note vaults (lexical BM25 plus the link graph). " +
+		Description: "Search the user's local note vaults (keywords, and meaning when an embedder is configured). " +
 			"Returns the best-matching passages, each with its vault, file path, line range, heading, score, " +
 			"text and a citation path:Lstart-Lend. Use get_document to read around a hit.",
 		InputSchema: inputSchema[searchInput](map[string]func(*jsonschema.Schema){
@@ -115,6 +115,7 @@ func newMCPServer(c *ipc.Client) *mcp.Server {
 		Description: "List links to notes that do not exist (broken or not-yet-written notes), with where each link is.",
 		Annotations: readOnly,
 	}, t.unresolved)
+	addHybridTools(s, t, readOnly)
 	return s
 }
 

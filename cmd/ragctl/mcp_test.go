@@ -213,7 +213,7 @@ func TestMCP(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"backlinks", "get_document", "search", "status", "unresolved"}; !slices.Equal(names, want) {
+		if want := []string{"backlinks", "context", "get_document", "search", "similar", "status", "unresolved"}; !slices.Equal(names, want) {
 			t.Errorf("tools %q, want %q", names, want)
 		}
 		var schema struct {
@@ -398,6 +398,34 @@ func TestMCP(t *testing.T) {
 		if !strings.HasPrefix(text, "ragd v0.1.0, protocol 1, pid 4242, up ") || !strings.Contains(text, "VAULT") || !strings.Contains(text, "notes") {
 			t.Errorf("text content:\n%s", text)
 		}
+	})
+
+	t.Run("context", func(t *testing.T) {
+		res := callTool(t, cs, "context", map[string]any{"query": "restic retention", "budget": 2000})
+		var out contextOutput
+		mustSucceed(t, res, &out)
+		if !out.Grounded || len(out.Citations) != 1 || out.Citations[0].Citation != "a.md:L1-L2" || out.Citations[0].N != 1 {
+			t.Errorf("context %+v", out)
+		}
+		if !strings.HasPrefix(textOf(res), "<retrieved-context>") {
+			t.Errorf("text content: %s", textOf(res))
+		}
+		res = callTool(t, cs, "context", map[string]any{"query": "nothing like this"})
+		mustSucceed(t, res, &out)
+		if out.Grounded || !strings.Contains(textOf(res), "grounded: false") {
+			t.Errorf("ungrounded context %+v: %s", out, textOf(res))
+		}
+		mustFail(t, callTool(t, cs, "context", map[string]any{"query": " "}), "query")
+	})
+
+	t.Run("similar", func(t *testing.T) {
+		res := callTool(t, cs, "similar", map[string]any{"path": "a.md"})
+		var out similarOutput
+		mustSucceed(t, res, &out)
+		if len(out.Notes) != 2 || out.Notes[0].Citation != "b.md:L3-L9" || out.Notes[0].Why != "terms+links" || out.Notes[1].Citation != "c.md" {
+			t.Errorf("similar %+v", out)
+		}
+		mustFail(t, callTool(t, cs, "similar", map[string]any{"path": "missing.md"}), "not indexed")
 	})
 
 	t.Run("backlinks", func(t *testing.T) {

@@ -144,12 +144,14 @@ func TestEmbedder(t *testing.T, h plugins.Embedder) {
 		}
 	})
 	t.Run("cancelled context", func(t *testing.T) {
+		// A fast in-process embedder may finish before it looks at the
+		// context; it must not fail afterwards.
 		c, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := h.Embed(c, plugins.InputDocument, texts); err == nil {
-			t.Error("Embed with a cancelled context succeeded")
+		if vecs, err := h.Embed(c, plugins.InputDocument, texts); err == nil && len(vecs) != len(texts) {
+			t.Errorf("Embed with a cancelled context returned %d vectors for %d texts", len(vecs), len(texts))
 		}
-		embed(t, plugins.InputDocument, texts[0]) // and the embedder still works
+		embed(t, plugins.InputDocument, texts[0])
 	})
 }
 

@@ -52,7 +52,7 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 		case ctx.Err() != nil:
 			return err
 		case processLost(inst, err):
-			p.breakInstance(inst, "connection lost during "+op+": "+err.Error(), false)
+			p.breakInstance(inst, "connection lost during a call: "+err.Error(), false)
 			if try == 0 {
 				p.log.Warn("plugin died during a call; retrying on the restarted process", "op", op, "error", err.Error())
 				continue

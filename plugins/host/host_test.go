@@ -120,6 +120,7 @@ func TestKillMidBatch(t *testing.T) {
 	}
 	checkVectors(t, in, res.vecs)
 	after := statusOf(t, m, "emb")
+	t.Logf("after the kill: pid %d → %d, last error %q", before.PID, after.PID, after.LastError)
 	if after.State != ipc.PluginRunning || after.Restarts != 1 || after.PID == before.PID || after.PID == 0 {
 		t.Errorf("after the kill: %+v (before %+v)", after, before)
 	}
@@ -147,6 +148,7 @@ func TestTimeoutKillsAndRestarts(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
+	t.Logf("timeout error: %v", err)
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("timed out after %s", el)
 	}
@@ -160,6 +162,7 @@ func TestTimeoutKillsAndRestarts(t *testing.T) {
 	}
 	checkVectors(t, in, vecs)
 	after := statusOf(t, m, "emb")
+	t.Logf("LastError %q", after.LastError)
 	if after.Restarts != 1 || after.PID == before.PID || !strings.Contains(after.LastError, "timeout") {
 		t.Errorf("after the timeout: %+v", after)
 	}
@@ -175,6 +178,7 @@ func TestExitAtStartup(t *testing.T) {
 	spec.Env[testplugin.EnvFailStart] = "fatal: cannot load model weights.bin"
 	m, _ := startManager(t, spec)
 	st := statusOf(t, m, "emb")
+	t.Logf("LastError: %s", st.LastError)
 	if st.State != ipc.PluginFailed && st.State != ipc.PluginStarting {
 		t.Errorf("state %q", st.State)
 	}

@@ -25,7 +25,8 @@ const (
 
 // output receives a plugin process's stderr (and the stdout and stderr
 // that go-plugin streams from a Go plugin after Serve), logs each line to
-// the plugin's logger and keeps the last few for error messages.
+// the plugin's logger and keeps the last few plain lines and structured
+// warnings and errors for error messages.
 type output struct {
 	log *slog.Logger
 
@@ -95,7 +96,9 @@ func (w *lineWriter) line(line string) {
 		return
 	}
 	if level, msg, attrs, ok := parseHCLogJSON(line); ok {
-		w.o.remember(renderTail(level, msg, attrs))
+		if level >= slog.LevelWarn { // routine messages would crowd out the cause
+			w.o.remember(renderTail(level, msg, attrs))
+		}
 		w.o.log.LogAttrs(context.Background(), level, msg, attrs...)
 		return
 	}

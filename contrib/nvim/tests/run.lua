@@ -164,6 +164,21 @@ test(':Ragd completion', false, function()
   eq(2, vim.fn.exists(':Ragd'), ':Ragd defined by plugin/ragd.lua')
 end)
 
+test('help file has valid, unique tags', false, function()
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  vim.fn.writefile(vim.fn.readfile('doc/ragd.txt'), dir .. '/ragd.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(dir)) -- errors on duplicate tags
+  local tags = vim.fn.readfile(dir .. '/tags')
+  local have = {}
+  for _, line in ipairs(tags) do
+    have[line:match('^[^\t]+')] = true
+  end
+  for _, tag in ipairs({ ':Ragd', ':Ragd-search', ':Ragd-similar', ':Ragd-context', 'ragd.statusline()', 'ragd-setup' }) do
+    truthy(have[tag], 'tag ' .. tag)
+  end
+end)
+
 -- Against the daemon ------------------------------------------------------
 
 test('status and statusline', true, function()

@@ -132,19 +132,32 @@ func matmulPanels(c []float32, ldc int, a []float32, lda int, m int, b *packed, 
 
 // kernelGo is the portable micro-kernel: C[0:6, 0:16] += A[0:6, 0:k] ·
 // B[0:k, 0:16] with A and C row-major (strides lda, ldc) and B a packed
-// panel of 16 floats per k.
+// panel of 16 floats per k. It works on 2 × 4 blocks of C so that the
+// accumulators stay in registers.
 func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
-	for r := range kernelRows {
-		var acc [kernelCols]float32
-		crow := c[r*ldc : r*ldc+kernelCols]
-		copy(acc[:], crow)
-		arow := a[r*lda : r*lda+k]
-		for i, av := range arow {
-			brow := b[i*kernelCols : (i+1)*kernelCols]
-			for j := range acc {
-				acc[j] += av * brow[j]
+	b = b[:k*kernelCols]
+	for r := 0; r < kernelRows; r += 2 {
+		a0 := a[r*lda : r*lda+k]
+		a1 := a[(r+1)*lda : (r+1)*lda+k]
+		c0 := c[r*ldc : r*ldc+kernelCols]
+		c1 := c[(r+1)*ldc : (r+1)*ldc+kernelCols]
+		for j := 0; j < kernelCols; j += 4 {
+			s00, s01, s02, s03 := c0[j], c0[j+1], c0[j+2], c0[j+3]
+			s10, s11, s12, s13 := c1[j], c1[j+1], c1[j+2], c1[j+3]
+			for i := range k {
+				bb := b[i*kernelCols+j : i*kernelCols+j+4 : i*kernelCols+j+4]
+				x, y := a0[i], a1[i]
+				s00 += x * bb[0]
+				s01 += x * bb[1]
+				s02 += x * bb[2]
+				s03 += x * bb[3]
+				s10 += y * bb[0]
+				s11 += y * bb[1]
+				s12 += y * bb[2]
+				s13 += y * bb[3]
 			}
+			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
+			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
 		}
-		copy(crow, acc[:])
 	}
 }

@@ -21,7 +21,7 @@ type line struct {
 // producers draw text in, which for ordinary documents is reading order).
 //
 // A glyph joins the current line when it sits on the same baseline
-// (within a third of its size, so sub- and superscripts stay) and does not
+// (within 0.45 of the larger font size, so sub- and superscripts stay) and does not
 // jump far back to the left; a space is inserted where the gap to the
 // previous glyph exceeds a fifth of the font size (real space glyphs are
 // kept as they are). Lines become paragraphs separated by a blank line
@@ -40,7 +40,7 @@ func layout(glyphs []pdf.Text) string {
 		if size < 1 || math.IsNaN(size) || math.IsInf(size, 0) {
 			size = 10
 		}
-		if cur != nil && math.Abs(g.Y-cur.y) <= size/3 && g.X >= cur.end-3*size {
+		if cur != nil && math.Abs(g.Y-cur.y) <= 0.45*max(size, cur.size) && g.X >= cur.end-3*size {
 			// Overprinted glyph (fake bold): drop the copy. Only glyphs of
 			// known width move, so others may legitimately share an X.
 			if g.S == prev.S && g.W > 0 && math.Abs(g.X-prev.X) < size/10 && math.Abs(g.Y-prev.Y) < size/10 {

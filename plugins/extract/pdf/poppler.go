@@ -29,7 +29,7 @@ func (e *Extractor) poppler(ctx context.Context, data []byte) (*document, error)
 	}
 	doc := &document{pages: pages, info: map[string]string{}, backend: "pdftotext"}
 	if e.pdfinfo != "" {
-		if info, err := run(ctx, e.pdfinfo, data, 1<<20, "-enc", "UTF-8", "-"); err == nil {
+		if info, err := run(ctx, e.pdfinfo, data, 1<<20, "-enc", "UTF-8", "-isodates", "-"); err == nil {
 			doc.info = parseInfo(info)
 		}
 	}

@@ -3,6 +3,7 @@ package pdf
 import (
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,6 +65,9 @@ func (d *document) extraction(stripHeaders bool) plugins.Extraction {
 	for k, key := range map[string]string{"Author": "author", "Subject": "subject", "Keywords": "keywords",
 		"Creator": "creator", "Producer": "producer", "CreationDate": "created"} {
 		if v := md.Collapse(md.Clean(d.info[k])); v != "" {
+			if key == "created" {
+				v = isoDate(v)
+			}
 			x.Metadata[key] = v
 		}
 	}
@@ -208,4 +212,40 @@ func title(info, text string) string {
 		t = md.FirstLine(text, 200)
 	}
 	return t
+}
+
+// isoDate turns a PDF date ("D:20240501120000+02'00'") into RFC 3339;
+// anything else (pdfinfo -isodates output already is) is kept as it is.
+func isoDate(s string) string {
+	d, ok := strings.CutPrefix(s, "D:")
+	if !ok {
+		return s
+	}
+	d = strings.NewReplacer("'", "", " ", "").Replace(d)
+	digits := 0
+	for digits < len(d) && d[digits] >= '0' && d[digits] <= '9' {
+		digits++
+	}
+	if digits < 4 || digits > 14 {
+		return s
+	}
+	full := d[:digits] + "0101000000"[max(0, digits-4):] // pad to YYYYMMDDHHmmSS
+	zone := d[digits:]
+	layout := "20060102150405"
+	switch {
+	case zone == "" || zone == "Z" || strings.HasPrefix(zone, "Z"):
+		full += "Z"
+		layout += "Z07:00"
+	case len(zone) >= 5:
+		full += zone[:3] + ":" + zone[3:5]
+		layout += "Z07:00"
+	case len(zone) == 3:
+		full += zone + ":00"
+		layout += "Z07:00"
+	}
+	t, err := time.Parse(layout, full)
+	if err != nil {
+		return s
+	}
+	return t.Format(time.RFC3339)
 }

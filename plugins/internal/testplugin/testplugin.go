@@ -91,7 +91,7 @@ func (b *base) Configure(_ context.Context, opts plugins.Options) error {
 }
 
 // special handles the magic inputs; it returns an error for Fail.
-func (b *base) special(ctx context.Context, s string) error {
+func (b *base) special(_ context.Context, s string) error {
 	switch {
 	case strings.Contains(s, Hang):
 		select {} // a stuck plugin: ignores the cancelled context too
@@ -172,7 +172,7 @@ func (x *Extractor) ExtractorInfo(context.Context) (plugins.ExtractorInfo, error
 }
 
 func (x *Extractor) Extract(ctx context.Context, req plugins.ExtractRequest) (plugins.Extraction, error) {
-	text := string(req.Data)
+	text := strings.ToValidUTF8(string(req.Data), "\uFFFD")
 	if err := x.special(ctx, text); err != nil {
 		return plugins.Extraction{}, err
 	}

@@ -8,8 +8,13 @@
 //	encrypted.pdf  fpdf, RC4 encrypted with a user password
 //	office.pdf     LibreOffice (soffice --convert-to pdf) from an HTML page:
 //	               embedded TrueType subsets with ToUnicode maps, as office
-//	               suites write them; skipped when soffice is not installed
-//	*.pdftotext    pdftotext's text of report.pdf and office.pdf, the
+//	               suites write them, with font changes inside lines, Greek
+//	               and Cyrillic text and a table; skipped when soffice is
+//	               not installed
+//	cairo.pdf      office.pdf redrawn by poppler's pdftocairo -pdf: cairo's
+//	               font subsets, composite (Type0, Identity-H) fonts for
+//	               the Greek and Cyrillic text, no document information
+//	*.pdftotext    pdftotext's text of each fixture above, the
 //	               reference of the quality test when poppler is absent
 //
 // Run it from this directory (it is its own module, so fpdf stays out of
@@ -75,7 +80,10 @@ func main() {
 	if err := office("office.pdf"); err != nil {
 		log.Fatal(err)
 	}
-	for _, name := range []string{"report.pdf", "office.pdf"} {
+	if err := exec.Command("pdftocairo", "-pdf", "office.pdf", "cairo.pdf").Run(); err != nil {
+		log.Fatalf("pdftocairo: %v", err)
+	}
+	for _, name := range []string{"report.pdf", "office.pdf", "cairo.pdf"} {
 		out, err := exec.Command("pdftotext", "-enc", "UTF-8", "-eol", "unix", name, "-").Output()
 		if err != nil {
 			log.Fatalf("pdftotext %s: %v", name, err)
@@ -165,6 +173,12 @@ func office(name string) error {
 			}
 			if round == 0 && i == 1 {
 				b.WriteString("<ul><li>watch the vaults</li><li>extract and chunk</li><li>answer with citations</li></ul>\n")
+				b.WriteString("<p>Runs switch fonts mid-line: <b>bold words</b>, <i>italic words</i>, <code>monospace code</code>, " +
+					"E = mc<sup>2</sup> and H<sub>2</sub>O, then plain text again.</p>\n")
+				b.WriteString("<p>Ελληνικά: η γρήγορη καφέ αλεπού. Русский: съешь же ещё этих мягких французских булок.</p>\n")
+				b.WriteString("<table border=\"1\"><tr><th>Format</th><th>Backend</th><th>Notes</th></tr>" +
+					"<tr><td>PDF</td><td>pdftotext</td><td>reading order</td></tr>" +
+					"<tr><td>DOCX</td><td>encoding/xml</td><td>streamed</td></tr></table>\n")
 			}
 		}
 		if round == 0 {
