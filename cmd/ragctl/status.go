@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -53,6 +54,15 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 			check = "INCONSISTENT: " + g.Problem
 		}
 		fmt.Fprintf(w, "graph:    %d notes, %d tags, %d links, %d unresolved (%s)\n", g.Notes, g.Tags, g.Relations, g.Unresolved, check)
+	}
+	if v := st.Vector; v != nil {
+		fmt.Fprintf(w, "vectors:  %d (%s index), %d chunks waiting\n", v.Vectors, v.Index, v.Pending)
+		if v.Note != "" {
+			fmt.Fprintf(w, "          %s\n", v.Note)
+		}
+	}
+	if line := pluginSummary(st.Plugins); line != "" {
+		fmt.Fprintf(w, "plugins:  %s\n", line)
 	}
 	fmt.Fprintln(w)
 	if len(st.Vaults) == 0 {
@@ -104,4 +114,29 @@ func printVaultTable(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\t\n", v.Name, v.Documents, v.Chunks, v.Failed, watching, v.Queued, last)
 	}
 	tw.Flush()
+}
+
+// pluginSummary counts plugins by state and names the ones not running.
+func pluginSummary(ps []ipc.PluginStatus) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	running := 0
+	var bad []string
+	for _, p := range ps {
+		if p.State == ipc.PluginRunning {
+			running++
+			continue
+		}
+		s := fmt.Sprintf("%s %s", p.Name, p.State)
+		if p.LastError != "" {
+			s += ": " + p.LastError
+		}
+		bad = append(bad, s)
+	}
+	out := fmt.Sprintf("%d of %d running", running, len(ps))
+	if len(bad) > 0 {
+		out += "; " + strings.Join(bad, "; ") + " (ragctl plugins)"
+	}
+	return out
 }
