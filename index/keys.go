@@ -27,9 +27,8 @@ import (
 // Badger's skiplist the bottleneck of indexing) and its replacement atomic.
 // The inverted, term-major lists are built in memory at open (bm25.go).
 //
-// Reserved for later issues, so they never collide: v/ (vectors by chunk
-// content hash), e/ (entities), r/ (relations), g/ (mentions), x/
-// (extraction cache), u/ (ingestion runs).
+// Elsewhere: m/vectors and v/<space:8><hash:8> (vectors.go), x/ (the
+// extraction cache, extract_cache.go), u/ (ingestion runs, runs.go).
 const (
 	nsMeta    = 'm'
 	nsPath    = 'p'
