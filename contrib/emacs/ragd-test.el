@@ -177,11 +177,11 @@ returns one.  The candidates are stored in `ragd-test--offered'."
   (ragd-test--with-daemon
     (find-file (ragd-test--vault-file "garden/Compost.md"))
     (ragd-test--choosing (lambda (cands)
-                           (cl-find-if (lambda (c) (string-prefix-p "garden/Tomatoes.md:" c))
+                           (cl-find-if (lambda (c) (string-match-p "\\`garden/Tomatoes\\.md[: ]" c))
                                        cands))
       (ragd-similar))
-    (should (cl-some (lambda (c) (string-prefix-p "garden/Tomatoes.md:" c)) ragd-test--offered))
-    (should-not (cl-some (lambda (c) (string-prefix-p "garden/Compost.md:" c)) ragd-test--offered))
+    (should (cl-some (lambda (c) (string-match-p "\\`garden/Tomatoes\\.md[: ]" c)) ragd-test--offered))
+    (should-not (cl-some (lambda (c) (string-match-p "\\`garden/Compost\\.md[: ]" c)) ragd-test--offered))
     (should (equal (file-truename buffer-file-name)
                    (file-truename (ragd-test--vault-file "garden/Tomatoes.md"))))))
 

@@ -249,8 +249,10 @@ with the daemon's message and the HTTP status as data."
 (defun ragd--note-label (n)
   "Return the label of the related note N."
   (let-alist n
-    (format "%s:%d  %s%s%s"
-            .path (or .line_start 1) (or .title "")
+    ;; line_start is 0 when the note as a whole is related (by links).
+    (format "%s%s  %s%s%s"
+            .path (if (and .line_start (> .line_start 0)) (format ":%d" .line_start) "")
+            (or .title "")
             (if (and .heading (not (string-empty-p .heading)) (not (equal .heading .title)))
                 (concat " > " .heading) "")
             (if (and .why (not (string-empty-p .why))) (format "  [%s]" .why) ""))))

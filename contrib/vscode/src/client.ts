@@ -120,6 +120,7 @@ export interface SimilarNote {
   abs_path: string;
   title: string;
   score: number;
+  /** The passage that relates the note best; 0 when the whole note does (links). */
   line_start: number;
   line_end: number;
   heading: string;

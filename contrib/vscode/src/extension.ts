@@ -187,7 +187,7 @@ class RelatedNotes implements vscode.TreeDataProvider<RelatedNode> {
     const item = new vscode.TreeItem(n.title || n.path);
     item.description = n.heading && n.heading !== n.title ? `${n.path} · ${n.heading}` : n.path;
     item.tooltip = new vscode.MarkdownString(
-      `**${n.title}**\n\n\`${n.path}:${n.line_start}\`\n\nrelated by ${n.why || '?'} (score ${n.score.toFixed(3)})`,
+      `**${n.title}**\n\n\`${n.path}${n.line_start > 0 ? ':' + n.line_start : ''}\`\n\nrelated by ${n.why || '?'} (score ${n.score.toFixed(3)})`,
     );
     item.iconPath = new vscode.ThemeIcon('note');
     item.resourceUri = vscode.Uri.file(n.abs_path);
@@ -287,7 +287,13 @@ class StatusItem implements vscode.Disposable {
     }
   }
 
+  private inflight = false;
+
   async refresh(): Promise<void> {
+    if (this.inflight) {
+      return; // a burst of events needs one status, not one each
+    }
+    this.inflight = true;
     const idleMs = Math.max(1, config().get<number>('statusInterval', 10)) * 1000;
     try {
       const st = await client.status();
@@ -299,6 +305,8 @@ class StatusItem implements vscode.Disposable {
       this.item.text = '$(circle-slash) ragd';
       this.item.tooltip = errorMessage(err);
       this.schedule(idleMs);
+    } finally {
+      this.inflight = false;
     }
   }
 

@@ -109,7 +109,12 @@ end
 function M.similar_items(notes)
   local items = {}
   for _, n in ipairs(list(notes)) do
-    local label = n.path .. ':' .. (n.line_start or 1) .. '  ' .. (n.title or '')
+    -- line_start is 0 when the note as a whole is related (by links).
+    local where = n.path
+    if (n.line_start or 0) > 0 then
+      where = where .. ':' .. n.line_start
+    end
+    local label = where .. '  ' .. (n.title or '')
     if n.heading and n.heading ~= '' and n.heading ~= n.title then
       label = label .. ' > ' .. n.heading
     end
@@ -120,7 +125,7 @@ function M.similar_items(notes)
       label = label,
       path = n.path,
       abs_path = n.abs_path,
-      line = n.line_start or 1,
+      line = math.max(n.line_start or 1, 1),
       line_end = n.line_end,
       result = n,
     })

@@ -5,6 +5,7 @@
 
 import { strict as assert } from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { after, before, describe, it } from 'node:test';
 import * as fake from './fake-vscode';
@@ -43,7 +44,8 @@ const daemon = socket && vault ? {} : { skip: 'needs RAGD_SOCKET and RAGD_TEST_V
 describe('extension without a daemon', () => {
   let subs: Disposable[] = [];
   before(() => {
-    fake.state.config = { socket: path.join(fs.mkdtempSync('/tmp/rgx'), 'none.sock') };
+    // A socket path where nothing listens.
+    fake.state.config = { socket: path.join(os.tmpdir(), `rgx-none-${process.pid}`, 'none.sock') };
     subs = activate();
   });
   after(() => subs.forEach((d) => d.dispose()));
