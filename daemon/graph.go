@@ -53,10 +53,8 @@ func (d *Daemon) Graph(ctx context.Context, req ipc.GraphRequest) (*ipc.GraphRes
 		}
 		ents, err = d.store.Neighbors(req.Vault, req.Entity, hops)
 	case ipc.GraphEntities:
-		if req.Type != "" && req.Type != index.EntityNote && req.Type != index.EntityTag {
-			return nil, ipc.BadRequest("type must be %q or %q, got %q", index.EntityNote, index.EntityTag, req.Type)
-		}
-		ents = d.store.Entities(req.Vault, req.Type)
+		// note, tag, or a typed entity's type (person, ...; any case)
+		ents = d.store.Entities(req.Vault, strings.TrimSpace(req.Type))
 	default:
 		return nil, ipc.NotFound("no graph query %q: use backlinks, links, neighbors, entities or unresolved", req.Query)
 	}
@@ -101,7 +99,7 @@ func (d *Daemon) graphStatus() *ipc.GraphStatus {
 		return c.status
 	}
 	gs := d.store.GraphStats()
-	st := &ipc.GraphStatus{Notes: gs.Notes, Tags: gs.Tags, Relations: gs.Relations, Unresolved: gs.Unresolved, Consistent: gs.Problem == ""}
+	st := &ipc.GraphStatus{Notes: gs.Notes, Tags: gs.Tags, Typed: gs.Typed, Relations: gs.Relations, Unresolved: gs.Unresolved, Consistent: gs.Problem == ""}
 	st.Problem = gs.Problem
 	d.mu.Lock()
 	d.graphCache = graphCache{gen: gen, at: time.Now(), status: st}

@@ -44,7 +44,7 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 	}
 	res, err := d.engineNow().Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
-		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion})
+		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank})
 	if err != nil {
 		return nil, ipc.BadRequest("%v", err)
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 // Check verifies the store's invariants: every searchable document has its
-// postings block and exactly its chunk and parent records, no record
-// belongs to a document that does not exist, the stored statistics equal
+// postings block and exactly its chunk and parent records, its graph
+// record's mentions and facts lie in its chunks, no record belongs to a
+// document that does not exist, the stored statistics equal
 // the sum over documents, and the in-memory postings agree with Badger. It
 // returns the first violation found.
 func (s *Store) Check() error {
@@ -75,6 +76,14 @@ func (s *Store) Check() error {
 			if got, ok, err := s.lookupID(txn, d.Vault, d.Path); err != nil || !ok || got != id {
 				return fmt.Errorf("%s/%s: path index does not point at %s", d.Vault, d.Path, id)
 			}
+		}
+		if err := iterate(txn, nsPrefix(nsGraph), true, func(k, v []byte) error {
+			if d := docs[idFromKey(k)]; d != nil {
+				return checkGraphRecord(d, v)
+			}
+			return nil // an orphan, reported below
+		}); err != nil {
+			return err
 		}
 		for ns, m := range counts {
 			for id := range m {

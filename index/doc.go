@@ -60,8 +60,11 @@ type Document struct {
 	// Pipeline identifies the chunking settings the document was indexed
 	// with; a file is indexed again when they change, even if its bytes
 	// did not.
-	Pipeline  string    `json:"pipeline,omitempty"`
-	IndexedAt time.Time `json:"indexed_at"`
+	Pipeline string `json:"pipeline,omitempty"`
+	// EnrichError says why the model enrichment of an indexed note failed
+	// (it is retried on the next pass); "" otherwise.
+	EnrichError string    `json:"enrich_error,omitempty"`
+	IndexedAt   time.Time `json:"indexed_at"`
 }
 
 // Chunk is the stored record of a child chunk, the unit of retrieval.

@@ -29,6 +29,9 @@ const (
 	RelLinksTo = "links_to"
 	RelEmbeds  = "embeds"
 	RelTagged  = "tagged"
+	// RelMentions is a typed entity found by a model (see enrich.go): its
+	// Target is "@" and the entity's name key, its Field the entity type.
+	RelMentions = "mentions"
 )
 
 // Entity types.
@@ -40,7 +43,7 @@ const (
 // Relation is one outgoing edge of a note.
 type Relation struct {
 	Type       string  `json:"type"`
-	Target     string  `json:"target"` // normalised key: a note name or path, or "#tag"
+	Target     string  `json:"target"` // normalised key: a note name or path, "#tag" or "@entity"
 	Raw        string  `json:"raw"`    // the target as written
 	Heading    string  `json:"heading,omitempty"`
 	Block      string  `json:"block,omitempty"`
@@ -51,8 +54,8 @@ type Relation struct {
 	Start      int     `json:"start"`           // byte span of the mention in the file
 	End        int     `json:"end"`
 	Confidence float64 `json:"confidence"`
-	Provenance string  `json:"provenance"`     // wikilink, embed, markdown, tag, frontmatter
-	Stem       string  `json:"stem,omitempty"` // tags: analysed tag name (see graphRecord.Stems)
+	Provenance string  `json:"provenance"`     // wikilink, embed, markdown, tag, frontmatter, model
+	Stem       string  `json:"stem,omitempty"` // tags, mentions: analysed name (see graphRecord.Stems)
 }
 
 // graphRecord is the g/<doc> value.
@@ -63,6 +66,9 @@ type graphRecord struct {
 	// a query.
 	Stems     []string   `json:"stems,omitempty"`
 	Relations []Relation `json:"relations,omitempty"`
+	// Facts are the subject–predicate–object statements a model found in
+	// the note, between its typed entities (enrich.go).
+	Facts []Fact `json:"facts,omitempty"`
 }
 
 // stemReplacer turns the separators of names and tags into spaces.

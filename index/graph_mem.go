@@ -8,6 +8,7 @@ type graphDoc struct {
 	names              []string
 	rels               []Relation
 	stems              []string
+	facts              []Fact
 }
 
 // inRef is an incoming edge: relation rel of document src.
@@ -23,15 +24,26 @@ type graphMem struct {
 	docs  map[DocID]*graphDoc
 	names map[string]map[string][]DocID // vault → name key → notes
 	in    map[string]map[string][]inRef // vault → target key → edges
-	// stems maps the analysed form of every note name, alias and tag
-	// ("restic backup") to the entity keys it names (a note's path key, or
-	// "#tag"), per vault: how the graph channel finds entities in a query.
+	// stems maps the analysed form of every note name, alias, tag and
+	// typed entity name ("restic backup") to the entity keys it names (a
+	// note's path key, "#tag" or "@entity"), per vault: how the graph
+	// channel finds entities in a query.
 	stems map[string]map[string][]string
+	// facts indexes the facts of the notes by the typed entities they
+	// relate (subject and object), per vault.
+	facts map[string]map[string][]factRef
+}
+
+// factRef is fact i of document src.
+type factRef struct {
+	src DocID
+	i   int
 }
 
 func newGraphMem() graphMem {
 	return graphMem{docs: make(map[DocID]*graphDoc), names: make(map[string]map[string][]DocID),
-		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string)}
+		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string),
+		facts: make(map[string]map[string][]factRef)}
 }
 
 func (g *graphMem) addStem(vault, k, entity string) {
@@ -60,7 +72,7 @@ func (g *graphMem) dropStem(vault, k, entity string) {
 }
 
 func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
-	d := &graphDoc{vault: vault, path: path, title: title, names: rec.Names, rels: rec.Relations, stems: rec.Stems}
+	d := &graphDoc{vault: vault, path: path, title: title, names: rec.Names, rels: rec.Relations, stems: rec.Stems, facts: rec.Facts}
 	g.docs[id] = d
 	names := g.names[vault]
 	if names == nil {
@@ -76,7 +88,7 @@ func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
 		g.in[vault] = in
 	}
 	for i, r := range d.rels {
-		if r.Type == RelTagged && len(in[r.Target]) == 0 {
+		if r.Type == RelTagged && len(in[r.Target]) == 0 || r.Type == RelMentions {
 			g.addStem(vault, r.Stem, r.Target)
 		}
 		in[r.Target] = append(in[r.Target], inRef{id, i})
@@ -84,6 +96,7 @@ func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
 	for _, k := range rec.Stems {
 		g.addStem(vault, k, NameKey(path))
 	}
+	g.addFacts(id, vault, d.facts)
 }
 
 func (g *graphMem) remove(id DocID) {
@@ -122,6 +135,8 @@ func (g *graphMem) remove(id DocID) {
 			in[r.Target] = refs
 		}
 	}
+	g.dropMentionStems(d)
+	g.removeFacts(id, d)
 }
 
 func without(ids []DocID, id DocID) []DocID {

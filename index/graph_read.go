@@ -16,12 +16,12 @@ type LinkRef struct {
 	Resolved []string // paths of the notes the target resolves to (none: unresolved)
 }
 
-// EntityInfo describes a note or tag entity.
+// EntityInfo describes a note, tag or typed entity.
 type EntityInfo struct {
 	Vault    string
-	Key      string // name key of a note, "#tag" for a tag
-	Type     string // EntityNote or EntityTag
-	Name     string // title of a note, tag as written (lower case) for a tag
+	Key      string // name key of a note, "#tag" for a tag, "@name" for a typed entity
+	Type     string // EntityNote, EntityTag, or a typed entity's type (PERSON, ...)
+	Name     string // title of a note, tag as written (lower case) for a tag, a typed entity's name
 	Path     string // note path ("" for tags)
 	Aliases  []string
 	Incoming int // relations pointing at it
@@ -53,6 +53,9 @@ func (m *memIndex) findNote(vault, name string) ([]DocID, error) {
 func (m *memIndex) linkRef(src DocID, r Relation) LinkRef {
 	d := m.graph.docs[src]
 	l := LinkRef{Vault: d.vault, Source: d.path, SourceTitle: d.title, Relation: r}
+	if r.Type == RelMentions {
+		return l // a typed entity, not a note
+	}
 	for _, id := range m.graph.resolve(d.vault, r.Target) {
 		l.Resolved = append(l.Resolved, m.graph.docs[id].path)
 	}
@@ -105,8 +108,8 @@ func (s *Store) Links(vault, note string) ([]LinkRef, error) {
 	return out, nil
 }
 
-// Unresolved lists links to notes that do not exist (attachments and tags
-// excluded), in vault ("" for all).
+// Unresolved lists links to notes that do not exist (attachments, tags and
+// typed entities excluded), in vault ("" for all).
 func (s *Store) Unresolved(vault string) []LinkRef {
 	m := s.mem
 	m.mu.RLock()
@@ -117,7 +120,7 @@ func (s *Store) Unresolved(vault string) []LinkRef {
 			continue
 		}
 		for _, r := range d.rels {
-			if r.Type == RelTagged || isAttachment(r.Raw) || len(m.graph.resolve(d.vault, r.Target)) > 0 {
+			if r.Type == RelTagged || r.Type == RelMentions || isAttachment(r.Raw) || len(m.graph.resolve(d.vault, r.Target)) > 0 {
 				continue
 			}
 			out = append(out, m.linkRef(id, r))
@@ -140,8 +143,9 @@ func sortLinks(ls []LinkRef) {
 	})
 }
 
-// Entities lists notes and tags (typ "" for both) in vault ("" for all),
-// most referenced first.
+// Entities lists notes, tags and typed entities in vault ("" for all), most
+// referenced first. typ is "" for all, EntityNote, EntityTag, or a typed
+// entity's type (PERSON, ...; any case).
 func (s *Store) Entities(vault, typ string) []EntityInfo {
 	m := s.mem
 	m.mu.RLock()
@@ -166,11 +170,31 @@ func (s *Store) Entities(vault, typ string) []EntityInfo {
 			}
 		}
 	}
+	if typ != EntityNote && typ != EntityTag {
+		for v, in := range m.graph.in {
+			if vault != "" && v != vault {
+				continue
+			}
+			for target := range in {
+				if !isTyped(target) {
+					continue
+				}
+				for _, e := range m.typedInfos(v, target) {
+					if typ == "" || strings.EqualFold(e.Type, typ) {
+						out = append(out, e)
+					}
+				}
+			}
+		}
+	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Incoming != out[j].Incoming {
 			return out[i].Incoming > out[j].Incoming
 		}
-		return out[i].Vault+out[i].Key < out[j].Vault+out[j].Key
+		if a, b := out[i].Vault+out[i].Key, out[j].Vault+out[j].Key; a != b {
+			return a < b
+		}
+		return out[i].Type < out[j].Type
 	})
 	return out
 }
@@ -189,7 +213,9 @@ func (m *memIndex) noteInfo(id DocID) EntityInfo {
 }
 
 // Neighbors walks up to hops links (either direction) from an entity: a
-// note (by path, name or alias) or a tag ("#tag").
+// note (by path, name or alias), a tag ("#tag") or a typed entity
+// ("@name"; its facts and the entities mentioned in the same chunk are
+// its neighbours too).
 func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) {
 	m := s.mem
 	m.mu.RLock()
@@ -208,6 +234,16 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 		}
 		if len(start) == 0 {
 			return nil, fmt.Errorf("no indexed note has the tag %s", entity)
+		}
+	} else if e := strings.TrimSpace(entity); isTyped(e) {
+		key := EntityKey(e[1:])
+		for v := range m.graph.in {
+			if (vault == "" || v == vault) && len(m.typedInfos(v, key)) > 0 {
+				start = append(start, node{v, key})
+			}
+		}
+		if len(start) == 0 {
+			return nil, fmt.Errorf("no indexed note mentions the entity %s", e[1:])
 		}
 	} else {
 		ids, err := m.findNote(vault, entity)
@@ -246,6 +282,8 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 		var e EntityInfo
 		if strings.HasPrefix(n.key, "#") {
 			e = EntityInfo{Vault: n.vault, Key: n.key, Type: EntityTag, Name: n.key[1:], Incoming: len(m.graph.in[n.vault][n.key])}
+		} else if infos := m.typedInfos(n.vault, n.key); isTyped(n.key) && len(infos) > 0 {
+			e = infos[0]
 		} else {
 			ids := m.graph.names[n.vault][n.key]
 			if len(ids) == 0 {
@@ -265,10 +303,14 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 	return out, nil
 }
 
-// neighborsOf returns the keys adjacent to a note path key or a tag: notes
-// and tags it links to, and notes linking to it.
+// neighborsOf returns the keys adjacent to a note path key, a tag or a
+// typed entity: notes, tags and typed entities it links to or mentions,
+// and notes linking to it (typedNeighbors for a typed entity).
 func (m *memIndex) neighborsOf(vault, key string) []string {
 	var out []string
+	if isTyped(key) && len(m.graph.names[vault][key]) == 0 {
+		return m.typedNeighbors(vault, key)
+	}
 	if strings.HasPrefix(key, "#") {
 		for _, e := range m.graph.in[vault][key] {
 			out = append(out, NameKey(m.graph.docs[e.src].path))
@@ -278,7 +320,7 @@ func (m *memIndex) neighborsOf(vault, key string) []string {
 	for _, id := range m.graph.names[vault][key] {
 		d := m.graph.docs[id]
 		for _, r := range d.rels {
-			if strings.HasPrefix(r.Target, "#") {
+			if strings.HasPrefix(r.Target, "#") || r.Type == RelMentions {
 				out = append(out, r.Target)
 				continue
 			}
@@ -296,9 +338,11 @@ func (m *memIndex) neighborsOf(vault, key string) []string {
 }
 
 // GraphStats counts the graph and checks it against the searchable
-// documents.
+// documents. Typed counts the typed entities a model found, Facts the
+// facts between them.
 type GraphStats struct {
 	Notes, Tags, Relations, Unresolved int
+	Typed, Facts                       int
 	Problem                            string // "" when consistent
 }
 
@@ -317,7 +361,7 @@ func (s *Store) GraphStats() GraphStats {
 		}
 		st.Relations += len(d.rels)
 		for _, r := range d.rels {
-			if r.Type != RelTagged && !isAttachment(r.Raw) && len(m.graph.resolve(d.vault, r.Target)) == 0 {
+			if r.Type != RelTagged && r.Type != RelMentions && !isAttachment(r.Raw) && len(m.graph.resolve(d.vault, r.Target)) == 0 {
 				st.Unresolved++
 			}
 		}
@@ -343,6 +387,11 @@ func (s *Store) GraphStats() GraphStats {
 	}
 	if edges != st.Relations && st.Problem == "" {
 		st.Problem = "edge index and relations disagree"
+	}
+	var problem string
+	st.Typed, st.Facts, problem = m.typedStats()
+	if st.Problem == "" {
+		st.Problem = problem
 	}
 	return st
 }

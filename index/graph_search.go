@@ -22,10 +22,11 @@ type GraphMatch struct {
 }
 
 // GraphSearch is the graph retrieval channel: it finds note names,
-// aliases and tags in the query terms (analysed, so matching is case- and
-// stem-insensitive), walks one hop of links from them, and scores the
-// chunks of the reached notes and the chunks that mention them. It
-// returns the k best chunks in scope and the entities it matched.
+// aliases, tags and typed entities' names in the query terms (analysed, so
+// matching is case- and stem-insensitive), walks one hop of links (or, from
+// a typed entity, of facts) from them, and scores the chunks of the reached
+// notes and the chunks that mention them. It returns the k best chunks in
+// scope and the entities it matched.
 func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []GraphMatch) {
 	m := s.mem
 	m.mu.RLock()
@@ -111,6 +112,10 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 		}
 	}
 	for _, sd := range seeds {
+		if isTyped(sd.key) && len(m.graph.names[sd.vault][sd.key]) == 0 {
+			m.reachTyped(sd.vault, sd.key, sd.weight, add)
+			continue
+		}
 		reach(sd.vault, sd.key, sd.weight, false)
 		for _, nb := range m.neighborsOf(sd.vault, sd.key) {
 			if !strings.HasPrefix(nb, "#") {

@@ -47,7 +47,13 @@ type SyncOptions struct {
 	OnDoc func(op, path, reason string)
 	// Extract extracts files that are not Markdown or plain text; nil
 	// records them as failed ("no extractor").
-	Extract  ExtractFunc
+	Extract ExtractFunc
+	// Enrich, if set, adds a model's typed entities and facts to the
+	// graph of Markdown and text notes (enrich.go); Enricher names it and
+	// is part of their pipeline, so a note is enriched again when it
+	// changes.
+	Enrich   EnrichFunc
+	Enricher string
 	Deleted  []string
 	Progress *Progress
 }
@@ -211,7 +217,7 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 // when the stored document is already up to date.
 func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 	doc := Document{Vault: opt.Vault, Path: f.Rel, Size: f.Size, ModTime: f.ModTime.UTC(), Kind: kindOf(f.Rel),
-		Pipeline: pipeline(opt.Chunk)}
+		Pipeline: pipeline(opt.Chunk) + s.enrichSuffix(opt, kindOf(f.Rel))}
 	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes {
 		reason := fmt.Sprintf("file is %s, over the vault's max_file_mb of %s", mb(f.Size), mb(opt.MaxBytes))
 		if old != nil && old.Status == StatusFailed && old.Error == reason && old.Size == f.Size {
@@ -236,8 +242,11 @@ func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 	sum := sha256.Sum256(data)
 	doc.Hash = hex.EncodeToString(sum[:])
 	doc.Size = int64(len(data))
-	if old != nil && old.Hash == doc.Hash &&
-		(old.Pipeline == doc.Pipeline || strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")) {
+	// A file nobody could extract is retried: an extractor may have been
+	// configured since (below, an unchanged outcome is not rewritten).
+	noExtractorBefore := old != nil && old.Status == StatusFailed && strings.HasPrefix(old.Error, "no extractor")
+	if old != nil && old.Hash == doc.Hash && !noExtractorBefore &&
+		(old.Pipeline == doc.Pipeline || doc.Kind == "" && strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")) {
 		return nil // unchanged (an extracted file's pipeline also names its extractor)
 	}
 	var cd *chunk.Document
@@ -267,7 +276,9 @@ func (s *Store) prepareFile(opt SyncOptions, f File, old *Document) *Prepared {
 	if s.noGraph {
 		cd.Links = nil
 	}
-	return Prepare(s.an, doc, cd, strings.TrimSuffix(base, path.Ext(base)))
+	p := Prepare(s.an, doc, cd, strings.TrimSuffix(base, path.Ext(base)))
+	s.enrich(opt, p, data)
+	return p
 }
 
 // badContent returns why data cannot be indexed as text, or "".

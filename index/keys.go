@@ -28,7 +28,8 @@ import (
 // The inverted, term-major lists are built in memory at open (bm25.go).
 //
 // Elsewhere: m/vectors and v/<space:8><hash:8> (vectors.go), x/ (the
-// extraction cache, extract_cache.go), u/ (ingestion runs, runs.go).
+// extraction cache, extract_cache.go), u/ (ingestion runs, runs.go), y/
+// (the enrichment cache, enrich_cache.go).
 const (
 	nsMeta    = 'm'
 	nsPath    = 'p'

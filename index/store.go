@@ -17,7 +17,9 @@ import (
 
 // schemaVersion is bumped whenever the key layout or a record encoding
 // changes; a store with another version is rebuilt from the vaults.
-const schemaVersion = 4 // 2: graph records (g/); 3: graph stems; 4: chunk hashes in f/
+// 2: graph records (g/); 3: graph stems; 4: chunk hashes in f/; 5: typed
+// entity mentions and facts from a model in g/, enrichment cache (y/).
+const schemaVersion = 5
 
 // ErrLocked is returned by Open when another process holds the data dir.
 var ErrLocked = errors.New("index: data directory is in use by another process")

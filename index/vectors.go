@@ -182,6 +182,16 @@ func (s *Store) UseEmbedder(signature string, dims int) error {
 		return err
 	}
 	v.building = sp
+	return s.swapIfComplete()
+}
+
+// swapIfComplete swaps in the space being built when every live chunk has
+// a vector in it — also when deletes, not new vectors, completed it.
+// Callers hold vecs.mu.
+func (s *Store) swapIfComplete() error {
+	if sp := s.vecs.building; sp != nil && s.complete(sp) {
+		return s.swapLocked()
+	}
 	return nil
 }
 
@@ -229,6 +239,20 @@ func (s *Store) PendingVectors(limit int) (sig string, out []PendingChunk, total
 		}
 	}
 	m.mu.RUnlock()
+	building := v.building != nil
 	v.mu.RUnlock()
+	if total == 0 && building {
+		// Deletes may have completed the new space: nothing is left to
+		// embed, so it takes over now.
+		v.mu.Lock()
+		if err := s.swapIfComplete(); err != nil {
+			s.log.Warn("could not swap vector spaces", "err", err)
+		}
+		sig = ""
+		if sp := v.active; sp != nil {
+			sig = sp.sig
+		}
+		v.mu.Unlock()
+	}
 	return sig, out, total
 }

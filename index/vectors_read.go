@@ -2,6 +2,8 @@ package index
 
 import (
 	"errors"
+	"slices"
+	"sort"
 
 	"github.com/ragd/ragd/index/vector"
 )
@@ -62,9 +64,28 @@ func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]H
 		return false
 	}
 	ns := sp.idx.Search(q, k, keep)
+	// Equal scores (and the chunks sharing one text) are ordered by chunk,
+	// as BM25 orders its ties, so results do not depend on memory layout.
+	sort.SliceStable(ns, func(i, j int) bool {
+		if ns[i].Score != ns[j].Score {
+			return ns[i].Score > ns[j].Score
+		}
+		return firstRef(m, ns[i].Key).less(firstRef(m, ns[j].Key))
+	})
 	out := make([]Hit, 0, len(ns))
 	for _, n := range ns {
-		for _, slot := range m.byHash[n.Key] {
+		slots := slices.Clone(m.byHash[n.Key])
+		slices.SortFunc(slots, func(a, b uint32) int {
+			ra, rb := ChunkRef{m.slots[a].doc, m.slots[a].ord}, ChunkRef{m.slots[b].doc, m.slots[b].ord}
+			switch {
+			case ra.less(rb):
+				return -1
+			case rb.less(ra):
+				return 1
+			}
+			return 0
+		})
+		for _, slot := range slots {
 			if !inScope(slot) {
 				continue
 			}
@@ -76,6 +97,20 @@ func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]H
 	}
 	return out, nil
 }
+
+// firstRef is the smallest chunk holding a text hash. Callers hold mu.
+func firstRef(m *memIndex, h uint64) ChunkRef {
+	var best ChunkRef
+	for i, s := range m.byHash[h] {
+		r := ChunkRef{m.slots[s].doc, m.slots[s].ord}
+		if i == 0 || r.less(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+func (c ChunkRef) less(o ChunkRef) bool { return c.Doc < o.Doc || c.Doc == o.Doc && c.Ord < o.Ord }
 
 // hit describes a live slot as a search hit. Callers hold mu.
 func (m *memIndex) hit(slot uint32, score float64) Hit {

@@ -133,5 +133,5 @@ func (s *Store) CollectVectors() (int, error) {
 			sp.dirty = true
 		}
 	}
-	return n, nil
+	return n, s.swapIfComplete()
 }

@@ -26,6 +26,8 @@ type SearchRequest struct {
 	Explain bool `json:"explain,omitempty"`
 	// Fusion overrides the daemon's fusion function: "convex" or "rrf".
 	Fusion string `json:"fusion,omitempty"`
+	// NoRerank skips the reranker for this query.
+	NoRerank bool `json:"no_rerank,omitempty"`
 }
 
 // SearchResponse is the answer to a search.
@@ -257,6 +259,7 @@ type GraphEntity struct {
 type GraphStatus struct {
 	Notes      int    `json:"notes"`
 	Tags       int    `json:"tags"`
+	Typed      int    `json:"typed,omitempty"` // typed entities a model found (PERSON, ...)
 	Relations  int    `json:"relations"`
 	Unresolved int    `json:"unresolved"`
 	Consistent bool   `json:"consistent"`

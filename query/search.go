@@ -84,6 +84,8 @@ type Request struct {
 	Explain bool
 	// Fusion overrides the engine's fusion function for this request.
 	Fusion string
+	// NoRerank skips the reranker.
+	NoRerank bool
 }
 
 // Result is one ranked chunk with its citation.
@@ -106,9 +108,9 @@ type Result struct {
 
 // Explain is the per-channel evidence for a result.
 type Explain struct {
-	Channels []ChannelScore
-	Fused    float64
-	Reranked float64
+	Channels  []ChannelScore
+	Fused     float64
+	Reranked  float64
 	HasRerank bool
 }
 
@@ -192,7 +194,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 		resp.Suggestions = e.suggest(req, plan, resp)
 		return resp, nil
 	}
-	reranking := e.reranker != nil && e.opt.RerankDepth > 0
+	reranking := e.reranker != nil && e.opt.RerankDepth > 0 && !req.NoRerank
 	if reranking {
 		// The reranker sees the head of the fused list, with text.
 		cands = cands[:min(len(cands), max(e.opt.RerankDepth, req.K))]
@@ -202,13 +204,18 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 		cands = e.rerank(ctx, plan, cands, resp)
 	}
 	cands = e.denoise(cands)
-	if len(cands) > req.K {
-		cands = cands[:req.K]
-	}
 	if !reranking && !req.NoText {
+		// A few spare candidates replace chunks whose document changed
+		// since ranking.
+		if len(cands) > req.K+4 {
+			cands = cands[:req.K+4]
+		}
 		if cands, err = e.loadText(cands); err != nil {
 			return nil, err
 		}
+	}
+	if len(cands) > req.K {
+		cands = cands[:req.K]
 	}
 	out := make([]Result, len(cands))
 	for i, c := range cands {
@@ -229,14 +236,18 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 }
 
 // scopeOf builds the in-retrieval filter from the request's scope and the
-// plan's filters.
+// plan's filters. The request's folder and the query's path: filters must
+// both hold; notes embedded by in-scope notes are in scope too.
 func (e *Engine) scopeOf(req Request, plan Plan) index.Filter {
-	prefixes := append([]string(nil), plan.Paths...)
-	if req.PathPrefix != "" {
-		prefixes = append([]string{req.PathPrefix}, prefixes...)
+	filter := scope(req.Vaults, plan.Vaults, append([]string(nil), plan.Paths...))
+	p := strings.TrimPrefix(req.PathPrefix, "/")
+	if p != "" {
+		inner := filter
+		filter = func(vault, path string) bool {
+			return strings.HasPrefix(path, p) && (inner == nil || inner(vault, path))
+		}
 	}
-	filter := scope(req.Vaults, plan.Vaults, prefixes)
-	if filter != nil && len(prefixes) > 0 {
+	if filter != nil && (p != "" || len(plan.Paths) > 0) {
 		// Notes embedded by the notes in scope are part of what those
 		// notes show, so their text is in scope too.
 		if emb := e.ix.Embedded(filter); len(emb) > 0 {

@@ -128,10 +128,17 @@ func (e *Engine) Similar(ctx context.Context, six SimilarIndex, vault, p string,
 		}
 	}
 	// Linked notes the term search did not reach still count, ranked after.
+	var unseen [][2]string
 	for key := range linked {
 		if !seen[key] {
-			linkHits = append(linkHits, index.Hit{Vault: key[0], Path: key[1], Title: titleOf(key[1])})
+			unseen = append(unseen, key)
 		}
+	}
+	sort.Slice(unseen, func(i, j int) bool {
+		return unseen[i][0] < unseen[j][0] || unseen[i][0] == unseen[j][0] && unseen[i][1] < unseen[j][1]
+	})
+	for _, key := range unseen {
+		linkHits = append(linkHits, index.Hit{Vault: key[0], Path: key[1], Title: titleOf(key[1])})
 	}
 	for i, h := range linkHits {
 		add("links", i+1, h, 1)

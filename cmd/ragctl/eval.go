@@ -147,13 +147,14 @@ type retrieval struct {
 	name     string // for a sweep's table
 	mode     string
 	fusion   string
+	noRerank bool
 	channels []string
 	weights  map[string]float64
 }
 
 func (r retrieval) request(q string, k int, noText bool) ipc.SearchRequest {
 	return ipc.SearchRequest{Query: q, K: k, NoText: noText, Mode: r.mode, Fusion: r.fusion,
-		Channels: r.channels, Weights: r.weights}
+		Channels: r.channels, Weights: r.weights, NoRerank: r.noRerank}
 }
 
 // startThrowaway writes a config indexing vaultDir and starts ragd on it;

@@ -17,6 +17,7 @@
 //	title_weight = 2.0
 //	heading_weight = 1.5
 //	workers = 0                  # 0 = number of CPUs
+//	entity_extractor = ""        # an extractor [[plugin]] enriching notes with typed entities
 //
 //	[[vault]]
 //	name = "notes"               # unique, [A-Za-z0-9._-]+
@@ -75,6 +76,10 @@ type Index struct {
 	TitleWeight   float64 // BM25 weight of the title field (>= 0)
 	HeadingWeight float64 // BM25 weight of heading text (>= 0)
 	Workers       int     // indexing workers; a configured 0 is resolved to runtime.NumCPU()
+	// EntityExtractor names an extractor [[plugin]] (such as the built-in
+	// llm-entities) whose entities and relations enrich the entity graph
+	// of Markdown and text notes (key entity_extractor; "" = off).
+	EntityExtractor string
 }
 
 // Vault is one [[vault]] entry: a directory of notes to index.

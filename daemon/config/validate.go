@@ -26,7 +26,7 @@ const (
 var (
 	rootKeys   = []string{"daemon", "index", "vault", "plugin", "search"}
 	daemonKeys = []string{"socket", "data_dir", "log_level", "debounce", "rescan_interval"}
-	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers"}
+	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers", "entity_extractor"}
 	vaultKeys  = []string{"name", "path", "include", "exclude", "max_file_mb", "watch"}
 )
 
@@ -63,6 +63,7 @@ func (v *validator) config(raw map[string]any) *Config {
 		v.search(t, &cfg.Search)
 	}
 	v.crossCheck(cfg)
+	v.checkEntityExtractor(cfg)
 	return cfg
 }
 
@@ -211,6 +212,26 @@ func (v *validator) index(t map[string]any, ix *Index) {
 		if n == 0 {
 			ix.Workers = runtime.NumCPU()
 		}
+	}
+	if s, _, ok := v.str(t, p, "entity_extractor"); ok {
+		ix.EntityExtractor = s
+	}
+}
+
+// checkEntityExtractor verifies that index.entity_extractor names an
+// extractor plugin.
+func (v *validator) checkEntityExtractor(cfg *Config) {
+	n := cfg.Index.EntityExtractor
+	if n == "" {
+		return
+	}
+	const key = "index.entity_extractor"
+	i := slices.IndexFunc(cfg.Plugins, func(p Plugin) bool { return p.Name == n })
+	switch {
+	case i < 0:
+		v.add(v.pos.line(key, "index"), key, "no [[plugin]] is named %q (configure an extractor such as builtin = \"llm-entities\")", n)
+	case cfg.Plugins[i].Kind != "extractor":
+		v.add(v.pos.line(key, "index"), key, "plugin %q is a %s, not an extractor", n, cfg.Plugins[i].Kind)
 	}
 }
 

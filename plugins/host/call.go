@@ -51,7 +51,7 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 			return fmt.Errorf("%s: %w after %s (the plugin is being restarted)", op, ErrTimeout, p.spec.Timeout)
 		case ctx.Err() != nil:
 			return err
-		case processLost(inst, err):
+		case processLost(ctx, inst, err):
 			p.breakInstance(inst, "connection lost during a call: "+err.Error(), false)
 			if try == 0 {
 				p.log.Warn("plugin died during a call; retrying on the restarted process", "op", op, "error", err.Error())
@@ -65,7 +65,17 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 }
 
 // processLost says whether err means the plugin process (or the
-// connection to it) is gone rather than that the call failed.
-func processLost(inst *instance, err error) bool {
-	return status.Code(err) == codes.Unavailable || inst.client.Exited()
+// connection to it) is gone rather than that the call failed. A plugin may
+// itself answer UNAVAILABLE (a service it relies on is down): then its
+// health service still answers.
+func processLost(ctx context.Context, inst *instance, err error) bool {
+	if inst.client.Exited() {
+		return true
+	}
+	if status.Code(err) != codes.Unavailable {
+		return false
+	}
+	hctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	return inst.health(hctx) != nil
 }

@@ -45,7 +45,7 @@ type Spec struct {
 	// Timeout bounds every call (default 60 s). Past it the process is
 	// killed and restarted.
 	Timeout time.Duration
-	// Concurrency is the most calls in flight at once (default 4); more
+	// Concurrency is the most calls in flight at once (default 2); more
 	// wait their turn.
 	Concurrency int
 	// Builtin marks a backend compiled into ragd, served by
@@ -63,7 +63,7 @@ type Spec struct {
 // Defaults.
 const (
 	DefaultTimeout        = 60 * time.Second
-	DefaultConcurrency    = 4
+	DefaultConcurrency    = 2
 	DefaultStartTimeout   = 30 * time.Second
 	DefaultHealthInterval = 10 * time.Second
 	DefaultBackoffMin     = 100 * time.Millisecond

@@ -50,6 +50,7 @@ func texts(n int) []string {
 }
 
 func TestStartAndStatus(t *testing.T) {
+	t.Parallel()
 	m, _ := startManager(t,
 		testSpec("emb", plugins.KindEmbedder, nil),
 		testSpec("ext", plugins.KindExtractor, nil),
@@ -97,6 +98,7 @@ func TestStartAndStatus(t *testing.T) {
 // A plugin SIGKILLed while a slow batch is in flight is restarted and the
 // batch completes on the new process.
 func TestKillMidBatch(t *testing.T) {
+	t.Parallel()
 	m, logs := startManager(t, testSpec("emb", plugins.KindEmbedder, plugins.Options{"delay_ms": 700}))
 	h := embedder(t, m, "emb")
 	before := statusOf(t, m, "emb")
@@ -138,6 +140,7 @@ func TestKillMidBatch(t *testing.T) {
 // A plugin that hangs past its timeout is killed; the call fails with
 // ErrTimeout and the next call works on the restarted process.
 func TestTimeoutKillsAndRestarts(t *testing.T) {
+	t.Parallel()
 	spec := testSpec("emb", plugins.KindEmbedder, nil)
 	spec.Timeout = 400 * time.Millisecond
 	m, _ := startManager(t, spec)
@@ -174,6 +177,7 @@ func TestTimeoutKillsAndRestarts(t *testing.T) {
 // A plugin that exits at start-up is failed, with its stderr in LastError,
 // and calls fail fast with ErrUnavailable.
 func TestExitAtStartup(t *testing.T) {
+	t.Parallel()
 	spec := testSpec("emb", plugins.KindEmbedder, nil)
 	spec.Env[testplugin.EnvFailStart] = "fatal: cannot load model weights.bin"
 	m, _ := startManager(t, spec)
@@ -201,6 +205,7 @@ func TestExitAtStartup(t *testing.T) {
 }
 
 func TestBadCommandAndOptions(t *testing.T) {
+	t.Parallel()
 	bad := Spec{Name: "nope", Kind: plugins.KindReranker, Command: "/nonexistent/ragd-plugin"}
 	opts := testSpec("opts", plugins.KindReranker, plugins.Options{"no_such_option": 1})
 	m, _ := startManager(t, bad, opts)
@@ -221,6 +226,7 @@ func TestBadCommandAndOptions(t *testing.T) {
 // Plugin log lines reach the host's slog logger tagged with the plugin
 // name: hclog JSON from plugins.Logger, and plain stderr lines.
 func TestLogsForwarded(t *testing.T) {
+	t.Parallel()
 	m, logs := startManager(t, testSpec("emb", plugins.KindEmbedder, plugins.Options{"delay_ms": 1}))
 	if _, err := embedder(t, m, "emb").Embed(context.Background(), plugins.InputDocument, []string{testplugin.Log}); err != nil {
 		t.Fatal(err)
@@ -246,6 +252,7 @@ func TestLogsForwarded(t *testing.T) {
 }
 
 func TestStatsAndConcurrency(t *testing.T) {
+	t.Parallel()
 	spec := testSpec("emb", plugins.KindEmbedder, plugins.Options{"delay_ms": 150, "max_batch": 5})
 	spec.Concurrency = 1
 	m, _ := startManager(t, spec)
@@ -259,8 +266,13 @@ func TestStatsAndConcurrency(t *testing.T) {
 	if _, err := h.Embed(context.Background(), plugins.InputDocument, []string{testplugin.Fail}); err == nil || !strings.Contains(err.Error(), "failing as asked") {
 		t.Errorf("failing call: %v", err)
 	}
+	// A plugin's own UNAVAILABLE (its remote service is down) is an error,
+	// not a dead process: no restart, no retry.
+	if _, err := h.Embed(context.Background(), plugins.InputDocument, []string{testplugin.Unavailable}); err == nil || !strings.Contains(err.Error(), "remote service down") {
+		t.Errorf("unavailable call: %v", err)
+	}
 	st := statusOf(t, m, "emb")
-	if st.Calls != 4 || st.Errors != 1 || st.P50 < 100 || st.P95 < st.P50 || st.Restarts != 0 {
+	if st.Calls != 5 || st.Errors != 2 || st.P50 < 100 || st.P95 < st.P50 || st.Restarts != 0 {
 		t.Errorf("stats %+v", st)
 	}
 	// Concurrency 1: two calls of 150 ms take 300 ms.
@@ -291,6 +303,7 @@ func TestStatsAndConcurrency(t *testing.T) {
 }
 
 func TestCrashOutsideCallRestarts(t *testing.T) {
+	t.Parallel()
 	m, _ := startManager(t, testSpec("ext", plugins.KindExtractor, nil))
 	x, _ := m.Extractor("ext")
 	before := statusOf(t, m, "ext")
@@ -313,6 +326,7 @@ func TestCrashOutsideCallRestarts(t *testing.T) {
 }
 
 func TestCloseStopsPlugins(t *testing.T) {
+	t.Parallel()
 	m, _ := startManager(t, testSpec("emb", plugins.KindEmbedder, nil), testSpec("rr", plugins.KindReranker, nil))
 	var pids []int
 	for _, st := range m.Status() {
@@ -343,6 +357,7 @@ func TestCloseStopsPlugins(t *testing.T) {
 // When the host dies by SIGKILL its plugins exit: by the parent-death
 // signal on Linux, and by polling their parent pid everywhere.
 func TestPluginsExitWhenHostKilled(t *testing.T) {
+	t.Parallel()
 	modes := []string{"no-pdeathsig"}
 	if isLinux() {
 		modes = append(modes, "pdeathsig")
@@ -384,5 +399,32 @@ func TestPluginsExitWhenHostKilled(t *testing.T) {
 			}
 			t.Logf("plugin exited %s after its host was SIGKILLed", time.Since(start).Round(time.Millisecond))
 		})
+	}
+}
+
+// A call made before Start (the daemon starts the manager in the
+// background) waits for the plugin instead of failing.
+func TestCallBeforeStartWaits(t *testing.T) {
+	t.Parallel()
+	m, err := New([]Spec{testSpec("emb", plugins.KindEmbedder, nil)}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	h := embedder(t, m, "emb")
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.Embed(context.Background(), plugins.InputDocument, []string{"early"})
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	go m.Start(context.Background())
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the early call never returned")
 	}
 }

@@ -332,8 +332,7 @@ func (p *proc) ready(ctx context.Context) (*instance, error) {
 		case p.state == ipc.PluginFailed && p.startErrs <= 1 && time.Until(p.nextTry) <= readyWait:
 			// Restarting after a crash or a timeout: worth waiting for.
 		case !p.launched:
-			p.mu.Unlock()
-			return nil, errNotStarted
+			// Manager.Start has not run yet (it may be on its way).
 		default:
 			err := &unavailableError{state: p.state, lastErr: p.lastErr}
 			p.mu.Unlock()
@@ -385,6 +384,3 @@ func (e *unavailableError) Error() string {
 }
 
 func (e *unavailableError) Unwrap() error { return ErrUnavailable }
-
-var errNotStarted = &unavailableError{state: "not started"}
-

@@ -21,7 +21,7 @@ for f in "$tmp"/ragd/plugin/v1/*.go; do
 		status=1
 		continue
 	fi
-	if ! diff -u <(strip "$here/$rel") <(strip "$f") >"$tmp/diff"; then
+	if ! diff -u --label "committed $rel" --label "generated $rel" <(strip "$here/$rel") <(strip "$f") >"$tmp/diff"; then
 		echo "proto-check: plugins/proto/$rel is stale: run plugins/proto/generate.sh and commit the result" >&2
 		head -n 40 "$tmp/diff" >&2
 		status=1

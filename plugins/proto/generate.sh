@@ -7,12 +7,10 @@
 #   plugins/proto/generate.sh OUTDIR   write the generated Go files under OUTDIR
 #                                      instead (used by check.sh)
 #
-# Needs protoc (Debian: apt-get install protobuf-compiler) and Go; the protoc
-# plugins are built at the pinned versions below.
+# Needs protoc (Debian: apt-get install protobuf-compiler) and Go. The protoc
+# plugins, protoc-gen-go and protoc-gen-go-grpc, are pinned as tools in go.mod
+# (`go get -tool PKG@VERSION` moves them).
 set -euo pipefail
-
-PROTOC_GEN_GO_VERSION=v1.36.12
-PROTOC_GEN_GO_GRPC_VERSION=v1.6.2
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -25,8 +23,11 @@ fi
 
 bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
-GOBIN="$bin" GOFLAGS=-mod=mod go install "google.golang.org/protobuf/cmd/protoc-gen-go@$PROTOC_GEN_GO_VERSION"
-GOBIN="$bin" GOFLAGS=-mod=mod go install "google.golang.org/grpc/cmd/protoc-gen-go-grpc@$PROTOC_GEN_GO_GRPC_VERSION"
+(
+	cd "$root"
+	go build -o "$bin/protoc-gen-go" google.golang.org/protobuf/cmd/protoc-gen-go
+	go build -o "$bin/protoc-gen-go-grpc" google.golang.org/grpc/cmd/protoc-gen-go-grpc
+)
 
 mkdir -p "$out"
 cd "$here"

@@ -12,24 +12,19 @@ import (
 // for the matmuls to reuse each block of weights many times, small enough
 // for the activations to stay in the L2 cache.
 const (
-	chunkTokens    = 512
+	chunkTokens    = 256
 	chunkSentences = 64
 )
 
-// workspaces recycles workspaces between calls (each is ~10 MB).
-var workspaces sync.Pool
-
+// getWorkspace takes a workspace from the model's pool, with room for
+// par goroutines in the attention.
 func (m *Model) getWorkspace(par int) *workspace {
-	ws, _ := workspaces.Get().(*workspace)
-	if ws == nil || len(ws.x) != chunkTokens*m.dim {
+	ws, _ := m.workspaces.Get().(*workspace)
+	if ws == nil {
 		ws = m.newWorkspace(chunkTokens, chunkSentences, par)
 	}
-	headD := 0
-	for _, l := range m.layers {
-		headD = max(headD, l.headD)
-	}
 	for len(ws.attn) < par {
-		ws.attn = append(ws.attn, newAttentionScratch(m.maxTokens, headD))
+		ws.attn = append(ws.attn, newAttentionScratch(m.maxTokens, m.maxHeadD))
 	}
 	return ws
 }
@@ -61,7 +56,7 @@ func (m *Model) EmbedIDs(ctx context.Context, ids [][]int32, threads int) ([][]f
 	// the threads. Many: one chunk per thread at a time.
 	if threads == 1 || len(chunks) < 2*threads {
 		ws := m.getWorkspace(threads)
-		defer workspaces.Put(ws)
+		defer m.workspaces.Put(ws)
 		for _, c := range chunks {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -77,7 +72,7 @@ func (m *Model) EmbedIDs(ctx context.Context, ids [][]int32, threads int) ([][]f
 		go func() {
 			defer wg.Done()
 			ws := m.getWorkspace(1)
-			defer workspaces.Put(ws)
+			defer m.workspaces.Put(ws)
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(chunks) || ctx.Err() != nil {

@@ -39,12 +39,8 @@ func (m *Model) newWorkspace(rows, sentences, par int) *workspace {
 		pooled: make([]float32, sentences*m.dim),
 		hidden: make([]float32, sentences*m.dim),
 	}
-	headD := 0
-	for _, l := range m.layers {
-		headD = max(headD, l.headD)
-	}
 	for range par {
-		ws.attn = append(ws.attn, newAttentionScratch(m.maxTokens, headD))
+		ws.attn = append(ws.attn, newAttentionScratch(m.maxTokens, m.maxHeadD))
 	}
 	return ws
 }

@@ -2,15 +2,44 @@ package uselite
 
 import "sync"
 
-// The micro-kernel computes a tile of kernelRows × kernelCols of C.
+// Micro-kernels compute a tile of rows × kernelCols of C; panels of the
+// packed B matrices are kernelCols wide whatever the kernel.
 const (
-	kernelRows = 6
-	kernelCols = 16
+	kernelCols    = 16
+	maxKernelRows = 12
 	// blockK is the depth of one pass over a B panel: a panel block of
 	// blockK × 16 floats (16 KiB) stays in L1 while the row tiles of A
 	// stream past it.
-	blockK = 256
+	blockK = 384
 )
+
+// microKernel computes C[0:rows, 0:16] += A[0:rows, 0:k] · B[0:k, 0:16]
+// with run, A and C row-major (strides lda and ldc, in floats) and B a
+// packed panel: 16 consecutive floats per step of k. A kernel with a pair
+// function also does two panels at once, C[0:rows, 0:32], the second
+// panel bstride floats after the first.
+type microKernel struct {
+	name string
+	rows int
+	run  func(k int, a []float32, lda int, b, c []float32, ldc int)
+	pair func(k int, a []float32, lda int, b []float32, bstride int, c []float32, ldc int)
+}
+
+var (
+	// kernels lists the micro-kernels this processor can run, fastest
+	// first: assembly ones (see archKernels), then the portable one.
+	kernels = append(archKernels(), microKernel{name: "go", rows: 6, run: kernelGo})
+	// activeKernel is the one matmulAcc uses (tests switch it).
+	activeKernel = kernels[0]
+)
+
+// checkTile panics unless a, b and c hold the tile a kernel will touch
+// (cols: 16 or 32): the assembly does not check bounds itself.
+func checkTile(rows, cols, k int, a []float32, lda int, b []float32, bstride int, c []float32, ldc int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[(cols/kernelCols-1)*bstride+kernelCols*k-1]
+	_ = c[(rows-1)*ldc+cols-1]
+}
 
 // packed is a K × N matrix (N a multiple of 16) stored for the kernel:
 // panel p holds columns 16p..16p+15, row after row, so that the kernel
@@ -74,14 +103,15 @@ func matmulAcc(c []float32, ldc int, a []float32, lda int, m int, b *packed, par
 	if m == 0 || panels == 0 {
 		return
 	}
-	par = min(par, panels)
+	pairs := (panels + 1) / 2 // split on even panels, for the pair kernels
+	par = min(par, pairs)
 	if par <= 1 {
 		matmulPanels(c, ldc, a, lda, m, b, 0, panels)
 		return
 	}
 	var wg sync.WaitGroup
 	for w := range par {
-		p0, p1 := w*panels/par, (w+1)*panels/par
+		p0, p1 := 2*(w*pairs/par), min(panels, 2*((w+1)*pairs/par))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -91,18 +121,22 @@ func matmulAcc(c []float32, ldc int, a []float32, lda int, m int, b *packed, par
 	wg.Wait()
 }
 
-// matmulPanels does matmulAcc for the column panels p0..p1-1.
+// matmulPanels does matmulAcc for the column panels p0..p1-1, blockK
+// steps of k at a time, two panels at a time when the kernel can.
 func matmulPanels(c []float32, ldc int, a []float32, lda int, m int, b *packed, p0, p1 int) {
-	full := m / kernelRows * kernelRows
+	kr := activeKernel
+	rows := kr.rows
+	full := m / rows * rows
 	tail := m - full
 	// The last rows, fewer than the kernel's, go through zero-padded
 	// copies of A and C.
-	var ta [kernelRows * blockK]float32
-	var tc [kernelRows * kernelCols]float32
+	var ta [maxKernelRows * blockK]float32
+	var tc [maxKernelRows * 2 * kernelCols]float32
+	panelSize := b.k * kernelCols
 	for k0 := 0; k0 < b.k; k0 += blockK {
 		kc := min(blockK, b.k-k0)
 		if tail > 0 {
-			for r := range kernelRows {
+			for r := range rows {
 				row := ta[r*kc : (r+1)*kc]
 				if r < tail {
 					copy(row, a[(full+r)*lda+k0:])
@@ -111,32 +145,43 @@ func matmulPanels(c []float32, ldc int, a []float32, lda int, m int, b *packed, 
 				}
 			}
 		}
-		for p := p0; p < p1; p++ {
-			bp := b.data[p*b.k*kernelCols+k0*kernelCols:]
+		for p := p0; p < p1; {
+			bp := b.data[p*panelSize+k0*kernelCols:]
 			j0 := p * kernelCols
-			for i := 0; i < full; i += kernelRows {
-				kernel(kc, a[i*lda+k0:], lda, bp, c[i*ldc+j0:], ldc)
+			width := kernelCols
+			if kr.pair != nil && p+1 < p1 {
+				width = 2 * kernelCols
+				for i := 0; i < full; i += rows {
+					kr.pair(kc, a[i*lda+k0:], lda, bp, panelSize, c[i*ldc+j0:], ldc)
+				}
+			} else {
+				for i := 0; i < full; i += rows {
+					kr.run(kc, a[i*lda+k0:], lda, bp, c[i*ldc+j0:], ldc)
+				}
 			}
 			if tail > 0 {
 				for r := range tail {
-					copy(tc[r*kernelCols:(r+1)*kernelCols], c[(full+r)*ldc+j0:])
+					copy(tc[r*width:(r+1)*width], c[(full+r)*ldc+j0:])
 				}
-				kernel(kc, ta[:], kc, bp, tc[:], kernelCols)
+				if width > kernelCols {
+					kr.pair(kc, ta[:], kc, bp, panelSize, tc[:], width)
+				} else {
+					kr.run(kc, ta[:], kc, bp, tc[:], width)
+				}
 				for r := range tail {
-					copy(c[(full+r)*ldc+j0:(full+r)*ldc+j0+kernelCols], tc[r*kernelCols:])
+					copy(c[(full+r)*ldc+j0:(full+r)*ldc+j0+width], tc[r*width:])
 				}
 			}
+			p += width / kernelCols
 		}
 	}
 }
 
-// kernelGo is the portable micro-kernel: C[0:6, 0:16] += A[0:6, 0:k] ·
-// B[0:k, 0:16] with A and C row-major (strides lda, ldc) and B a packed
-// panel of 16 floats per k. It works on 2 × 4 blocks of C so that the
-// accumulators stay in registers.
+// kernelGo is the portable micro-kernel, 6 rows (see microKernel). It
+// works on 2 × 4 blocks of C so that the accumulators stay in registers.
 func kernelGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
 	b = b[:k*kernelCols]
-	for r := 0; r < kernelRows; r += 2 {
+	for r := 0; r < 6; r += 2 {
 		a0 := a[r*lda : r*lda+k]
 		a1 := a[(r+1)*lda : (r+1)*lda+k]
 		c0 := c[r*ldc : r*ldc+kernelCols]

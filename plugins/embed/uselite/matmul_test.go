@@ -26,50 +26,74 @@ func randSlice(r *rand.Rand, n int) []float32 {
 	return s
 }
 
+// withKernel runs f with each micro-kernel this processor has.
+func withKernel(t testing.TB, f func(k microKernel)) {
+	saved := activeKernel
+	defer func() { activeKernel = saved }()
+	for _, k := range kernels {
+		activeKernel = k
+		f(k)
+	}
+}
+
 func TestMatmulAcc(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, m := range []int{1, 5, 6, 7, 13, 40} {
-		for _, k := range []int{1, 3, 64, 256, 300, 600} {
-			for _, n := range []int{16, 48} {
-				for _, par := range []int{1, 2} {
-					lda, ldc := k+3, n+5 // strides wider than the matrices
-					a := randSlice(r, m*lda)
-					b := randSlice(r, k*n)
-					c := randSlice(r, m*ldc)
-					want := append([]float32(nil), c...)
-					naiveMatmul(want, ldc, a, lda, b, m, k, n)
-					p := packMatrix(b, k, n)
-					matmulAcc(c, ldc, a, lda, m, &p, par)
-					for i := range m {
-						for j := range ldc {
-							got, w := c[i*ldc+j], want[i*ldc+j]
-							if math.Abs(float64(got-w)) > 1e-4*math.Sqrt(float64(k))+1e-6 {
-								t.Fatalf("m=%d k=%d n=%d par=%d: C[%d][%d] = %g, want %g", m, k, n, par, i, j, got, w)
+	withKernel(t, func(kr microKernel) {
+		for _, m := range []int{1, 5, 6, 7, 12, 13, 40} {
+			for _, k := range []int{1, 3, 64, 256, 300, 600} {
+				for _, n := range []int{16, 32, 48, 96} {
+					for _, par := range []int{1, 2} {
+						lda, ldc := k+3, n+5 // strides wider than the matrices
+						a := randSlice(r, m*lda)
+						b := randSlice(r, k*n)
+						c := randSlice(r, m*ldc)
+						want := append([]float32(nil), c...)
+						naiveMatmul(want, ldc, a, lda, b, m, k, n)
+						p := packMatrix(b, k, n)
+						matmulAcc(c, ldc, a, lda, m, &p, par)
+						for i := range m {
+							for j := range ldc {
+								got, w := c[i*ldc+j], want[i*ldc+j]
+								if math.Abs(float64(got-w)) > 1e-4*math.Sqrt(float64(k))+1e-6 {
+									t.Fatalf("%s kernel, m=%d k=%d n=%d par=%d: C[%d][%d] = %g, want %g",
+										kr.name, m, k, n, par, i, j, got, w)
+								}
 							}
 						}
 					}
 				}
 			}
 		}
-	}
+	})
+	t.Logf("kernels: %v", kernelNames())
 }
 
-func TestKernelGoMatchesAssembly(t *testing.T) {
-	if !haveAVX2 {
-		t.Skip("no AVX2/FMA kernel on this machine")
+func kernelNames() []string {
+	var names []string
+	for _, k := range kernels {
+		names = append(names, k.name)
 	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, k := range []int{1, 2, 17, 256} {
-		a := randSlice(r, kernelRows*k)
-		b := randSlice(r, kernelCols*k)
-		c1 := randSlice(r, kernelRows*kernelCols)
-		c2 := append([]float32(nil), c1...)
-		kernel(k, a, k, b, c1, kernelCols)
-		kernelGo(k, a, k, b, c2, kernelCols)
-		for i := range c1 {
-			if math.Abs(float64(c1[i]-c2[i])) > 1e-5*float64(k) {
-				t.Fatalf("k=%d: [%d] asm %g, Go %g", k, i, c1[i], c2[i])
+	return names
+}
+
+func TestKernelChecksBounds(t *testing.T) {
+	expectPanic := func(what string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic for a short C", what)
 			}
+		}()
+		f()
+	}
+	const k = 4
+	for _, kr := range kernels {
+		a, b := make([]float32, kr.rows*k), make([]float32, 2*kernelCols*k)
+		expectPanic(kr.name, func() { kr.run(k, a, k, b, make([]float32, kernelCols), kernelCols) })
+		if kr.pair != nil {
+			expectPanic(kr.name+" pair", func() {
+				kr.pair(k, a, k, b, kernelCols*k, make([]float32, (kr.rows-1)*32+16), 32)
+			})
 		}
 	}
 }
@@ -94,16 +118,20 @@ func TestPackTransposed(t *testing.T) {
 	}
 }
 
-// BenchmarkMatmul measures the kernel on the feed-forward shape of a
-// 512-token chunk (512 × 512 · 512 × 1536), on one goroutine.
+// BenchmarkMatmul measures each kernel on the feed-forward shape of a
+// 256-token chunk (256 × 512 · 512 × 1536), on one goroutine.
 func BenchmarkMatmul(b *testing.B) {
 	r := rand.New(rand.NewPCG(7, 8))
-	m, k, n := 512, 512, 1536
+	m, k, n := 256, 512, 1536
 	a := randSlice(r, m*k)
 	p := packMatrix(randSlice(r, k*n), k, n)
 	c := make([]float32, m*n)
-	for b.Loop() {
-		matmulAcc(c, n, a, k, m, &p, 1)
-	}
-	b.ReportMetric(float64(2*m*k*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	withKernel(b, func(kr microKernel) {
+		b.Run(kr.name, func(b *testing.B) {
+			for b.Loop() {
+				matmulAcc(c, n, a, k, m, &p, 1)
+			}
+			b.ReportMetric(float64(2*m*k*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	})
 }

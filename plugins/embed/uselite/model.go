@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"sync"
 )
 
 // Weight names in model.json.
@@ -43,6 +44,9 @@ type Model struct {
 	layers    [2]layer
 	hidden    packed // dim × dim, then tanh
 	hiddenB   []float32
+	maxHeadD  int
+
+	workspaces sync.Pool // of *workspace, ~5 MB each, reused between calls
 }
 
 // layer is one TransformerLayer: pre-norm self-attention and a pre-norm
@@ -87,6 +91,7 @@ func LoadModel(dir string) (*Model, error) {
 	for i := range m.layers {
 		m.layers[i] = loadLayer(s, i, in)
 		in = m.layers[i].dim
+		m.maxHeadD = max(m.maxHeadD, m.layers[i].headD)
 	}
 	m.dim = in
 	hidden := s.floats(nameHidden+"weights", m.dim, m.dim)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -50,15 +51,18 @@ func goParse(ctx context.Context, data []byte) (doc *document, err error) {
 	}
 	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		if errors.Is(err, pdf.ErrInvalidPassword) || strings.Contains(err.Error(), "encrypt") {
-			return nil, fmt.Errorf("%w (%v)", ErrEncrypted, err)
+		if errors.Is(err, pdf.ErrInvalidPassword) {
+			return nil, fmt.Errorf("%w: it needs a password", ErrEncrypted)
+		}
+		if strings.Contains(err.Error(), "encrypt") {
+			return nil, fmt.Errorf("%w with a method the pure-Go reader does not support (%v); install poppler-utils", ErrEncrypted, err)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	doc = &document{info: map[string]string{}, backend: "go"}
 	infoDict := r.Trailer().Key("Info")
 	for _, k := range []string{"Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate"} {
-		if v := infoDict.Key(k).Text(); v != "" {
+		if v := infoText(infoDict.Key(k).RawString()); v != "" {
 			doc.info[k] = v
 		}
 	}
@@ -133,4 +137,40 @@ func inheritable(v pdf.Value) bool {
 		v = v.Key("Parent")
 	}
 	return false
+}
+
+// infoText decodes a document information string: UTF-16BE or UTF-8 with
+// a byte order mark, else PDFDocEncoding. It first drops AES padding,
+// which the parser leaves on strings of AES-encrypted files.
+func infoText(raw string) string {
+	if n := len(raw); n > 0 {
+		if p := int(raw[n-1]); p >= 1 && p <= 16 && p <= n && strings.Count(raw[n-p:], raw[n-1:]) == p {
+			raw = raw[:n-p]
+		}
+	}
+	if s, ok := strings.CutPrefix(raw, "\xfe\xff"); ok {
+		u := make([]uint16, len(s)/2)
+		for i := range u {
+			u[i] = uint16(s[2*i])<<8 | uint16(s[2*i+1])
+		}
+		return string(utf16.Decode(u))
+	}
+	if s, ok := strings.CutPrefix(raw, "\xef\xbb\xbf"); ok {
+		return s
+	}
+	r := make([]rune, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := rune(raw[i])
+		if c >= 0x80 && c < 0xa0 {
+			c = pdfDocHigh[c-0x80]
+		}
+		r = append(r, c)
+	}
+	return string(r)
+}
+
+// pdfDocHigh is PDFDocEncoding 0x80-0x9F (elsewhere it is Latin-1).
+var pdfDocHigh = [32]rune{
+	'•', '†', '‡', '…', '—', '–', 'ƒ', '⁄', '‹', '›', '−', '‰', '„', '“', '”', '‘',
+	'’', '‚', '™', 'ﬁ', 'ﬂ', 'Ł', 'Œ', 'Š', 'Ÿ', 'Ž', 'ı', 'ł', 'œ', 'š', 'ž', '\ufffd',
 }

@@ -8,29 +8,40 @@
 // for text extraction quality (reading-order analysis, columns, CID fonts,
 // Type 3 fonts, ligatures, dehyphenation, broken cross-reference tables
 // reconstructed) and runs in its own process under the request's deadline.
-// pdfinfo, from the same package, supplies the document information.
+// It runs in its default reading-order mode: -layout pads columns with
+// spaces and keeps side-by-side columns on one line, and -raw keeps
+// drawing order, both worse for search and citations. pdfinfo, from the
+// same package, supplies the document information.
 //
-// Without poppler a pure-Go backend (github.com/ledongthuc/pdf) takes
-// over, so ragd still indexes PDFs on a minimal system. It rebuilds lines
-// from glyph positions: glyphs on one baseline form a line, a gap wider
-// than a fifth of the font size is a space, and a vertical gap clearly
-// larger than the page's usual line spacing (or a change of font size)
-// starts a new paragraph. On the test fixtures its word overlap with
-// pdftotext is above 0.95 (see quality_test.go), but it is weaker on
-// real-world files: it reads only text drawn directly on the page (not in
-// form XObjects), does not reorder multi-column layouts, mis-decodes fonts
-// that rely on custom glyph names without a ToUnicode map, and does not
-// open PDF 1.5+ files whose trailer or header it cannot find. The parser
-// panics on malformed input; every call into it is recovered and turned
-// into an error.
+// Without poppler a pure-Go backend takes over, so ragd still indexes
+// PDFs on a minimal system. github.com/ledongthuc/pdf parses the file
+// (cross-reference tables and streams, object streams, filters, standard
+// RC4/AES encryption with an empty user password, ToUnicode maps and
+// simple encodings); this package interprets the page content itself
+// (interp.go): text state, word spacing, composite-font widths and form
+// XObjects, one positioned glyph per character code. Lines are then
+// rebuilt from positions (layout.go): glyphs on one baseline form a line,
+// a gap wider than a fifth of the font size is a space, and a vertical gap
+// clearly larger than the page's usual line spacing (or a change of font
+// size) starts a new paragraph. On the fixtures (fpdf core fonts,
+// LibreOffice TrueType subsets, cairo composite fonts) its word overlap
+// with pdftotext is ≥ 0.997 (quality_test.go). It is weaker on real-world
+// files: it keeps drawing order instead of analysing reading order (so
+// multi-column pages may interleave), mis-decodes simple fonts that name
+// glyphs in a custom Differences encoding instead of a ToUnicode map, and
+// refuses files whose %%EOF or startxref it cannot find where poppler
+// would rebuild the table. The parser panics on malformed input; every
+// call into it is recovered and turned into an error.
 //
 // The backend option picks one: "auto" (default: pdftotext when found),
 // "pdftotext" (fail if missing) or "go".
 //
 // # Output
 //
-// Text is FormatText: pages in order, each page's paragraphs separated by
-// blank lines, one blank line between pages. Extraction.Pages gives the
+// Text is FormatText, chunked by paragraphs: a PDF carries no reliable
+// heading structure, and Markdown would misread text that happens to start
+// with '#', '-' or a number. Pages come in order, each page's paragraphs
+// separated by blank lines, one blank line between pages. Extraction.Pages gives the
 // 1-based line where each page starts (an empty page starts where the next
 // one does). Words hyphenated across a line end are joined ("retrie-" /
 // "val" becomes "retrieval" on the first line), and lines that repeat at
@@ -42,7 +53,8 @@
 //
 // # Errors and limits
 //
-// Encrypted files that need a password fail with ErrEncrypted, files that
+// Encrypted files that need a password (or, in the Go backend, use
+// AES-256, which it cannot decrypt) fail with ErrEncrypted, files that
 // cannot be parsed with ErrCorrupt (both wrapped with the path and a
 // reason). Inputs larger than max_bytes (default 256 MiB) are refused and
 // every extraction runs under the request's context, bounded further by
@@ -76,7 +88,7 @@ const (
 
 // Errors for files that cannot be extracted (wrapped with details).
 var (
-	ErrEncrypted = errors.New("PDF is encrypted and needs a password")
+	ErrEncrypted = errors.New("PDF is encrypted")
 	ErrCorrupt   = errors.New("PDF is corrupt or unsupported")
 	ErrNoBackend = errors.New("pdftotext not found (install poppler-utils)")
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -21,8 +22,10 @@ func backends(t *testing.T) []string {
 	if _, err := exec.LookPath("pdftotext"); err == nil {
 		return []string{"go", "pdftotext"}
 	}
-	t.Log("pdftotext not on PATH: testing the go backend only")
-	needPdftotext(t) // fails when RAGD_REQUIRE_PDFTOTEXT=1
+	if os.Getenv("RAGD_REQUIRE_PDFTOTEXT") == "1" {
+		t.Fatal("RAGD_REQUIRE_PDFTOTEXT=1 but pdftotext is not on PATH (install poppler-utils)")
+	}
+	t.Log("pdftotext not on PATH (install poppler-utils): testing the go backend only")
 	return []string{"go"}
 }
 
@@ -281,5 +284,47 @@ func TestGoBackendTimeoutReturns(t *testing.T) {
 	<-ctx.Done()
 	if _, err := goExtract(ctx, fixture(t, "office.pdf")); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestVariants reads the report re-saved by qpdf: owner-password AES-128
+// (opens without a password), object and cross-reference streams, and
+// AES-256, which only poppler decrypts.
+func TestVariants(t *testing.T) {
+	for _, b := range backends(t) {
+		for _, f := range []string{"protected.pdf", "objstm.pdf", "aes256.pdf"} {
+			t.Run(b+"/"+f, func(t *testing.T) {
+				e := New()
+				e.Configure(context.Background(), plugins.Options{"backend": b})
+				x, err := e.Extract(context.Background(), plugins.ExtractRequest{Path: f, Data: fixture(t, f)})
+				if f == "aes256.pdf" && b == "go" {
+					if !errors.Is(err, ErrEncrypted) || !strings.Contains(err.Error(), "poppler-utils") {
+						t.Errorf("want ErrEncrypted suggesting poppler-utils, got %v", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if x.Title != "Retrieval Fixture Report" || len(x.Pages) != 3 || !strings.Contains(x.Text, "3. Evaluation") {
+					t.Errorf("title %q, %d pages, text %q", x.Title, len(x.Pages), x.Text)
+				}
+			})
+		}
+	}
+}
+
+func TestInfoText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Plain":                     "Plain",
+		"\xfe\xff\x00A\x03\xa9":     "AΩ",
+		"Padded\x03\x03\x03":        "Padded",
+		"\x8dquoted\x8e \x84":       "“quoted” —",
+		"\xef\xbb\xbfUTF-8 ünïcode": "UTF-8 ünïcode",
+		"caf\xe9":                   "café",
+	} {
+		if got := infoText(in); got != want {
+			t.Errorf("infoText(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -62,7 +62,7 @@ func run(ctx context.Context, bin string, data []byte, limit int, args ...string
 		return nil, fmt.Errorf("running %s: %w", bin, err)
 	}
 	if strings.Contains(strings.ToLower(stderr.String()), "password") {
-		return nil, fmt.Errorf("%w (%s)", ErrEncrypted, msg)
+		return nil, fmt.Errorf("%w: it needs a password (%s)", ErrEncrypted, msg)
 	}
 	if msg == "" {
 		msg = exit.Error()

@@ -16,6 +16,9 @@ import (
 	"time"
 	"unicode"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/ragd/ragd/plugins"
 )
 
@@ -32,6 +35,9 @@ const (
 	Crash = "__crash__" // the process exits with status 7
 	Fail  = "__fail__"  // the call returns an error
 	Log   = "__log__"   // the plugin logs a line before answering
+	// Unavailable: the call fails with gRPC UNAVAILABLE, as a plugin whose
+	// remote service is down would.
+	Unavailable = "__unavailable__"
 )
 
 // Dims is the fake embedder's dimension count.
@@ -99,6 +105,8 @@ func (b *base) special(_ context.Context, s string) error {
 		os.Exit(7)
 	case strings.Contains(s, Fail):
 		return errors.New("failing as asked")
+	case strings.Contains(s, Unavailable):
+		return status.Error(codes.Unavailable, "remote service down")
 	case strings.Contains(s, Log):
 		plugins.Logger().Warn("asked to log", "input", s)
 		fmt.Fprintln(os.Stderr, "plain line on stderr")

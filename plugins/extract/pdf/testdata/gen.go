@@ -14,11 +14,17 @@
 //	cairo.pdf      office.pdf redrawn by poppler's pdftocairo -pdf: cairo's
 //	               font subsets, composite (Type0, Identity-H) fonts for
 //	               the Greek and Cyrillic text, no document information
-//	*.pdftotext    pdftotext's text of each fixture above, the
+//	protected.pdf  report.pdf, AES-128 encrypted by qpdf with an owner
+//	               password only: opens without a password
+//	aes256.pdf     the same with AES-256 (revision 6)
+//	objstm.pdf     report.pdf with object streams and a cross-reference
+//	               stream (PDF 1.5), by qpdf
+//	*.pdftotext    pdftotext's text of report, office and cairo, the
 //	               reference of the quality test when poppler is absent
 //
-// Run it from this directory (it is its own module, so fpdf stays out of
-// ragd's go.mod):
+// It needs poppler-utils (pdftotext, pdftocairo), qpdf and, for
+// office.pdf, LibreOffice Writer. Run it from this directory (it is its
+// own module, so fpdf stays out of ragd's go.mod):
 //
 //	cd plugins/extract/pdf/testdata && go run gen.go
 package main
@@ -82,6 +88,15 @@ func main() {
 	}
 	if err := exec.Command("pdftocairo", "-pdf", "office.pdf", "cairo.pdf").Run(); err != nil {
 		log.Fatalf("pdftocairo: %v", err)
+	}
+	for _, args := range [][]string{
+		{"--encrypt", "", "owner", "128", "--use-aes=y", "--", "report.pdf", "protected.pdf"},
+		{"--encrypt", "", "owner", "256", "--", "report.pdf", "aes256.pdf"},
+		{"--object-streams=generate", "report.pdf", "objstm.pdf"},
+	} {
+		if out, err := exec.Command("qpdf", args...).CombinedOutput(); err != nil {
+			log.Fatalf("qpdf %v: %v\n%s", args, err, out)
+		}
 	}
 	for _, name := range []string{"report.pdf", "office.pdf", "cairo.pdf"} {
 		out, err := exec.Command("pdftotext", "-enc", "UTF-8", "-eol", "unix", name, "-").Output()
