@@ -233,7 +233,6 @@ func (e *embedding) status() *ipc.VectorStatus {
 	return out
 }
 
-
 // rerankAdapter lets the query engine call a reranker plugin.
 type rerankAdapter struct{ r plugins.Reranker }
 
