@@ -2,9 +2,13 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/ragd/ragd/index"
@@ -21,12 +25,41 @@ func (d *Daemon) enrichFunc() index.EnrichFunc {
 	return d.enrich
 }
 
+// operationalOptions are plugin options that do not change what a model
+// answers; the others (model, temperature, max_chars, min_confidence, ...)
+// are part of the enricher's identity.
+var operationalOptions = []string{"base_url", "api_key_env", "timeout", "max_retries", "concurrency", "cache_dir", "cache_entries"}
+
+// enricher identifies the entity extractor and the options that shape its
+// answers: it is part of every enriched note's pipeline and of the
+// enrichment cache key, so changing the model enriches the notes again.
+func (d *Daemon) enricher() string {
+	name := d.cfg.Index.EntityExtractor
+	if name == "" {
+		return ""
+	}
+	opts := map[string]any{}
+	for _, p := range d.cfg.Plugins {
+		if p.Name == name {
+			for k, v := range p.Options {
+				if !slices.Contains(operationalOptions, k) {
+					opts[k] = v
+				}
+			}
+		}
+	}
+	b, _ := json.Marshal(opts) // map keys are sorted
+	sum := sha256.Sum256(b)
+	return name + "/" + hex.EncodeToString(sum[:4])
+}
+
 // enrich runs a Markdown or text note through the entity extractor plugin
 // and returns its typed entities and relations, cached by the note's hash
 // so an unchanged, moved or copied note is never sent to the model again.
 func (d *Daemon) enrich(rel, sha string, text []byte) (*index.Enrichment, error) {
 	name := d.cfg.Index.EntityExtractor
-	if e, ok := d.store.CachedEnrichment(sha, name); ok {
+	id := d.enricher()
+	if e, ok := d.store.CachedEnrichment(sha, id); ok {
 		return e, nil
 	}
 	ex, err := d.backends.mgr.Extractor(name)
@@ -53,7 +86,7 @@ func (d *Daemon) enrich(rel, sha string, text []byte) (*index.Enrichment, error)
 		e.Facts = append(e.Facts, index.EnrichedFact{Subject: r.Subject, Predicate: r.Predicate, Object: r.Object,
 			Line: r.Line, Confidence: r.Confidence})
 	}
-	d.store.CacheEnrichment(sha, name, e)
+	d.store.CacheEnrichment(sha, id, e)
 	return e, nil
 }
 

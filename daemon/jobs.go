@@ -88,7 +88,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	sr, err := d.store.Sync(ctx, index.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
 		Complete: true, Scopes: j.paths, Progress: &j.prog, Extract: d.extract,
-		Enrich: d.enrichFunc(), Enricher: d.cfg.Index.EntityExtractor,
+		Enrich: d.enrichFunc(), Enricher: d.enricher(),
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
 		},

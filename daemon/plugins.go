@@ -80,7 +80,7 @@ func pluginSpecs(cfg *config.Config) ([]host.Spec, *backends) {
 		if slices.ContainsFunc(d.exts, func(e string) bool { return taken[e] }) || names[d.name] {
 			continue
 		}
-		specs = append(specs, host.Spec{Name: d.name, Kind: plugins.KindExtractor, Builtin: true,
+		specs = append(specs, host.Spec{Name: d.name, Kind: plugins.KindExtractor, Builtin: true, Lazy: true,
 			Args: []string{"plugin", d.name}, Timeout: config.DefaultPluginTimeout, Concurrency: config.DefaultPluginConcurrency})
 		b.extSpecs[d.name] = d.exts
 	}
@@ -88,7 +88,7 @@ func pluginSpecs(cfg *config.Config) ([]host.Spec, *backends) {
 	case "none":
 	case "", config.DefaultReranker:
 		if !names[config.DefaultReranker] {
-			specs = append(specs, host.Spec{Name: config.DefaultReranker, Kind: plugins.KindReranker, Builtin: true,
+			specs = append(specs, host.Spec{Name: config.DefaultReranker, Kind: plugins.KindReranker, Builtin: true, Lazy: true,
 				Args: []string{"plugin", "heuristic"}, Timeout: 10 * time.Second, Concurrency: 4})
 		}
 		b.rerankName = config.DefaultReranker

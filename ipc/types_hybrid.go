@@ -121,6 +121,7 @@ const (
 	PluginRunning  = "running"
 	PluginFailed   = "failed"   // exited or failed its handshake; restarting with backoff
 	PluginDisabled = "disabled" // gave up, or not started
+	PluginIdle     = "idle"     // started on first use, not used yet
 )
 
 // PluginStatus describes one configured plugin.

@@ -58,6 +58,10 @@ type Spec struct {
 	// a plain Unix socket, which only the user can reach when the plugin
 	// creates it in a private directory.
 	DisableAutoMTLS bool
+	// Lazy plugins are not started by Manager.Start but by their first
+	// call, so a default extractor nobody needs (no PDFs in the vaults)
+	// costs nothing. Until then their state is "idle".
+	Lazy bool
 }
 
 // Defaults.

@@ -96,6 +96,9 @@ func (m *Manager) Start(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, name := range m.order {
 		p := m.procs[name]
+		if p.spec.Lazy {
+			continue // started by its first call
+		}
 		p.launch()
 		wg.Add(1)
 		go func() {

@@ -52,12 +52,16 @@ type proc struct {
 }
 
 func newProc(s Spec, cfg *Config) *proc {
+	state := ipc.PluginDisabled
+	if s.Lazy {
+		state = ipc.PluginIdle
+	}
 	return &proc{
 		spec:    s,
 		cfg:     cfg,
 		log:     cfg.Logger.With("plugin", s.Name),
 		sem:     make(chan struct{}, s.Concurrency),
-		state:   ipc.PluginDisabled,
+		state:   state,
 		changed: make(chan struct{}),
 		done:    make(chan struct{}),
 		exited:  make(chan struct{}),
@@ -331,6 +335,10 @@ func (p *proc) ready(ctx context.Context) (*instance, error) {
 		case p.state == ipc.PluginStarting:
 		case p.state == ipc.PluginFailed && p.startErrs <= 1 && time.Until(p.nextTry) <= readyWait:
 			// Restarting after a crash or a timeout: worth waiting for.
+		case !p.launched && p.spec.Lazy:
+			p.mu.Unlock()
+			p.launch()
+			continue
 		case !p.launched:
 			// Manager.Start has not run yet (it may be on its way).
 		default:
