@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // Typed entities (enrich.go) in the in-memory graph. An "@" key behaves
@@ -238,7 +237,7 @@ func (m *memIndex) typedStats() (typed, facts int, problem string) {
 	for v, stems := range m.graph.stems {
 		for stem, ents := range stems {
 			for _, ent := range ents {
-				if (isTyped(ent) || strings.HasPrefix(ent, "#")) && len(m.graph.names[v][ent]) == 0 && !m.graph.edgeWithStem(v, ent, stem) {
+				if isTyped(ent) && len(m.graph.names[v][ent]) == 0 && !m.graph.edgeWithStem(v, ent, stem) {
 					report("stem %q names %s, which nothing mentions", stem, ent)
 				}
 			}

@@ -2,35 +2,37 @@ package vector
 
 import (
 	"bytes"
-	"fmt"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 )
 
-func TestTmpHang(t *testing.T) {
-	for name, idx := range snapshotFixtures(t) {
-		data := save(t, idx)
-		for _, x := range []byte{0xff, 1, 0x80, 0x10} {
-			for i := 0; i < len(data)-4; i++ {
-				bad := bytes.Clone(data)
-				bad[i] ^= x
-				resign(bad)
-				done := make(chan bool)
-				go func() {
-					select {
-					case <-done:
-					case <-time.After(5 * time.Second):
-						fmt.Println("HANG", name, i, x, len(data))
-						os.Exit(3)
-					}
-				}()
-				idx, err := Load(bytes.NewReader(bad))
-				if err == nil {
-					exerciseLoaded(idx)
-				}
-				close(done)
-			}
-		}
+func FuzzTmpHang(f *testing.F) {
+	for _, idx := range snapshotFixtures(f) {
+		data := save(f, idx)
+		f.Add(data, false)
 	}
+	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
+		if fix {
+			data = bytes.Clone(data)
+			resign(data)
+		}
+		done := make(chan bool)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				buf := make([]byte, 1<<20)
+				n := runtime.Stack(buf, true)
+				os.WriteFile("/tmp/hang.txt", buf[:n], 0o644)
+				os.WriteFile("/tmp/hang.bin", data, 0o644)
+			}
+		}()
+		idx, err := Load(bytes.NewReader(data))
+		if err == nil {
+			exerciseLoaded(idx)
+		}
+		close(done)
+	})
 }

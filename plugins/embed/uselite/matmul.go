@@ -10,7 +10,7 @@ const (
 	// blockK is the depth of one pass over a B panel: a panel block of
 	// blockK × 16 floats (16 KiB) stays in L1 while the row tiles of A
 	// stream past it.
-	blockK = 384
+	blockK = 256
 )
 
 // microKernel computes C[0:rows, 0:16] += A[0:rows, 0:k] · B[0:k, 0:16]
