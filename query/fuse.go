@@ -191,7 +191,7 @@ func sortCands(cs []*cand, key func(*cand) float64) {
 // ragd ships (docs/architecture.md, "Measurements"), low enough that it can
 // only reorder close lexical calls.
 func HybridDefaults(o Options) Options {
-	o.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 0.2, ChannelGraph: o.Weights[ChannelGraph]}
+	o.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 0.05, ChannelGraph: o.Weights[ChannelGraph]}
 	o.Fusion = FusionConvex
 	return o
 }

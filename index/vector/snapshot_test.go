@@ -11,15 +11,19 @@ import (
 
 // snapshotFixtures returns small indexes of every kind, one with
 // tombstones and free slots, ready to be saved.
-func snapshotFixtures(t testing.TB) map[string]Index {
-	vecs := clustered(newRand(41), 600, 12, 6, 1.5)
+func snapshotFixtures(t testing.TB) map[string]Index { return sizedFixtures(t, 600, 12) }
+
+// sizedFixtures builds the fixtures with n vectors of the given dimension
+// (the fuzz seeds are small so that the fuzzer's minimisation stays fast).
+func sizedFixtures(t testing.TB, n, dims int) map[string]Index {
+	vecs := clustered(newRand(41), n, dims, 6, 1.5)
 	out := map[string]Index{
-		"exact":      NewExact(12),
-		"hnsw":       NewHNSW(12, Config{M: 6, EfConstruction: 40, EfSearch: 30}),
-		"hnsw-churn": NewHNSW(12, Config{M: 6, EfConstruction: 40, EfSearch: 30}),
-		"auto-exact": NewAuto(12, AutoOptions{Threshold: 1000}),
-		"auto-graph": NewAuto(12, AutoOptions{Threshold: 300}),
-		"empty":      NewHNSW(12, Config{}),
+		"exact":      NewExact(dims),
+		"hnsw":       NewHNSW(dims, Config{M: 6, EfConstruction: 40, EfSearch: 30}),
+		"hnsw-churn": NewHNSW(dims, Config{M: 6, EfConstruction: 40, EfSearch: 30}),
+		"auto-exact": NewAuto(dims, AutoOptions{Threshold: 2 * n}),
+		"auto-graph": NewAuto(dims, AutoOptions{Threshold: n / 2}),
+		"empty":      NewHNSW(dims, Config{}),
 	}
 	for name, idx := range out {
 		if name == "empty" {
@@ -35,9 +39,6 @@ func snapshotFixtures(t testing.TB) map[string]Index {
 	}
 	for i := 0; i < len(vecs); i += 9 {
 		churn.Add(Key(i*3+1), vecs[i])
-	}
-	if h := churn.(*HNSW); h.Tombstones() == 0 || len(h.free) == 0 && h.n == 600 {
-		t.Logf("churn fixture: %d tombstones, %d free", h.Tombstones(), len(h.free))
 	}
 	return out
 }
@@ -153,7 +154,7 @@ func exerciseLoaded(idx Index) {
 // fixed first, so the fuzzer reaches the structural validation. Load must
 // return an error or an index on which every operation works.
 func FuzzLoad(f *testing.F) {
-	for _, idx := range snapshotFixtures(f) {
+	for _, idx := range sizedFixtures(f, 40, 3) {
 		data := save(f, idx)
 		f.Add(data, false)
 		f.Add(data[:len(data)/2], true)

@@ -95,6 +95,8 @@ func (m *Model) runLayer(ws *workspace, l *layer, in, x []float32, rows int, len
 	if l.residual != nil {
 		fillRows(x, l.residualB, rows)
 		matmulAcc(x, l.dim, in, l.in, rows, l.residual, par)
+	} else if len(in) > 0 && &in[0] != &x[0] {
+		copy(x, in)
 	}
 	h := ws.h[:rows*l.in]
 	layerNorm(h, in, l.in, l.attnNormScale, l.attnNormBias, m.epsilon)

@@ -1,15 +1,18 @@
 package uselite
 
-import "sync"
+import (
+	"os"
+	"sync"
+)
 
 // Micro-kernels compute a tile of rows × kernelCols of C; panels of the
 // packed B matrices are kernelCols wide whatever the kernel.
 const (
 	kernelCols    = 16
 	maxKernelRows = 12
-	// blockK is the depth of one pass over a B panel: a panel block of
-	// blockK × 16 floats (16 KiB) stays in L1 while the row tiles of A
-	// stream past it.
+	// blockK is the depth of one pass over a B panel: a block of one or
+	// two panels, blockK × 16 or 32 floats (16 or 32 KiB), stays in L1
+	// while the row tiles of A stream past it.
 	blockK = 256
 )
 
@@ -29,9 +32,21 @@ var (
 	// kernels lists the micro-kernels this processor can run, fastest
 	// first: assembly ones (see archKernels), then the portable one.
 	kernels = append(archKernels(), microKernel{name: "go", rows: 6, run: kernelGo})
-	// activeKernel is the one matmulAcc uses (tests switch it).
-	activeKernel = kernels[0]
+	// activeKernel is the one matmulAcc uses: the fastest, unless
+	// $RAGD_USELITE_KERNEL names another (for benchmarks and debugging).
+	activeKernel = pickKernel(os.Getenv("RAGD_USELITE_KERNEL"))
 )
+
+// pickKernel returns the kernel called name, or the fastest when there
+// is none of that name.
+func pickKernel(name string) microKernel {
+	for _, k := range kernels {
+		if k.name == name {
+			return k
+		}
+	}
+	return kernels[0]
+}
 
 // checkTile panics unless a, b and c hold the tile a kernel will touch
 // (cols: 16 or 32): the assembly does not check bounds itself.

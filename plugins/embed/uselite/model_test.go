@@ -123,3 +123,26 @@ func TestEmbedIDsRejectsBadIDs(t *testing.T) {
 		t.Error("no error for a cancelled context")
 	}
 }
+
+// An empty text has no tokens: its vector is the projection of a zero
+// mean, as in the JS batch, even when no other text shares the chunk.
+func TestEmptyTextAlone(t *testing.T) {
+	_, m := testModel(t)
+	ref := loadReference(t)
+	for _, s := range ref.Sentences {
+		if s.Text != "" {
+			continue
+		}
+		got, err := m.EmbedIDs(context.Background(), [][]int32{{}, {}}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range got {
+			if c := cosine(v, s.Vector); c < 0.999999 {
+				t.Errorf("cosine with the JS vector of \"\": %.7f", c)
+			}
+		}
+		return
+	}
+	t.Fatal(`reference.json has no "" sentence`)
+}

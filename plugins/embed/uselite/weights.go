@@ -54,16 +54,9 @@ func readWeights(dir string) (map[string]tensor, error) {
 	}
 	out := make(map[string]tensor)
 	for _, group := range m.WeightsManifest {
-		var buf []byte
-		for _, p := range group.Paths {
-			if filepath.IsAbs(p) || p != filepath.Base(p) {
-				return nil, fmt.Errorf("uselite: model.json: unexpected shard path %q", p)
-			}
-			b, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil {
-				return nil, err
-			}
-			buf = append(buf, b...)
+		buf, err := readShards(dir, group.Paths)
+		if err != nil {
+			return nil, err
 		}
 		off := 0
 		for _, w := range group.Weights {
@@ -98,6 +91,28 @@ func readWeights(dir string) (map[string]tensor, error) {
 		}
 	}
 	return out, nil
+}
+
+// readShards returns the concatenated contents of the shard files.
+func readShards(dir string, paths []string) ([]byte, error) {
+	var bufs [][]byte
+	size := 0
+	for _, p := range paths {
+		if filepath.IsAbs(p) || p != filepath.Base(p) {
+			return nil, fmt.Errorf("uselite: model.json: unexpected shard path %q", p)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			return nil, err
+		}
+		bufs = append(bufs, b)
+		size += len(b)
+	}
+	buf := make([]byte, 0, size)
+	for _, b := range bufs {
+		buf = append(buf, b...)
+	}
+	return buf, nil
 }
 
 // weightSet looks weights up by name, checking their shapes, and

@@ -55,6 +55,7 @@ const TOKEN_ONLY = [
   "supercalifragilisticexpialidocious antidisestablishmentarianism",
   "日本語のテキストも少し",
   "e\u0301 vs é",
+  "nbsp\u00a0and\u3000ideographic spaces, 🇫🇷 flag, \u200bzero\ufeffwidth",
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
