@@ -175,7 +175,7 @@ func TestHybridDefaults(t *testing.T) {
 	base.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 0, ChannelGraph: 0.3}
 	base.Fusion = FusionRRF
 	o := HybridDefaults(base)
-	if o.Fusion != FusionConvex || o.Weights[ChannelVector] != 0.2 || o.Weights[ChannelLexical] != 1 || o.Weights[ChannelGraph] != 0.3 {
+	if o.Fusion != FusionConvex || o.Weights[ChannelVector] != 0.05 || o.Weights[ChannelLexical] != 1 || o.Weights[ChannelGraph] != 0.3 {
 		t.Errorf("hybrid defaults = %+v", o)
 	}
 	if base.Weights[ChannelVector] != 0 || DefaultOptions.Weights[ChannelVector] != 0 {
