@@ -77,7 +77,7 @@ func main() {
 	build := time.Since(t0)
 	fmt.Printf("build: %v with %d goroutines, %.0f inserts/s\n",
 		build.Round(time.Millisecond), *workers, float64(d.N)/build.Seconds())
-	heapIndex := heapInUse() - heapBefore
+	heapIndex := int64(heapInUse()) - int64(heapBefore)
 	fmt.Printf("memory: index heap in use %.1f MiB (%.0f B/vector; raw vectors %.0f B)\n",
 		float64(heapIndex)/(1<<20), float64(heapIndex)/float64(d.N), float64(4*d.Dims))
 
@@ -107,7 +107,7 @@ func main() {
 		r, ms := measure(h, d, ef)
 		fmt.Printf("  %6d  %9.4f  %10.4f\n", ef, r, ms)
 	}
-	fmt.Printf("memory after churn: heap in use %.1f MiB\n", float64(heapInUse()-heapBefore)/(1<<20))
+	fmt.Printf("memory after churn: heap in use %.1f MiB\n", float64(int64(heapInUse())-int64(heapBefore))/(1<<20))
 }
 
 func allRows(n int) []int {

@@ -1,0 +1,5 @@
+package vector
+
+import "bytes"
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
