@@ -83,3 +83,25 @@ func TestContextSimilarExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal results are coloured; NO_COLOR and pipes get plain text.
+func TestResultsColourOnlyOnTerminal(t *testing.T) {
+	resp := &ipc.SearchResponse{Query: "q", Results: sampleResults()[:1]}
+	var plain, tty bytes.Buffer
+	printResults(&plain, resp)
+	printResultsColored(&tty, resp, (&env{isTTY: true}).colors())
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Errorf("plain output has escapes: %q", plain.String())
+	}
+	if !strings.Contains(tty.String(), "\x1b[1;36m") {
+		t.Errorf("terminal output is not coloured: %q", tty.String())
+	}
+	t.Setenv("NO_COLOR", "1")
+	if (&env{isTTY: true}).colors().on {
+		t.Error("NO_COLOR ignored")
+	}
+	strip := strings.NewReplacer("\x1b[1;36m", "", "\x1b[33m", "", "\x1b[2m", "", "\x1b[31m", "", "\x1b[0m", "")
+	if got := strip.Replace(tty.String()); got != plain.String() {
+		t.Errorf("coloured output differs from plain beyond escapes:\n%q\n%q", got, plain.String())
+	}
+}

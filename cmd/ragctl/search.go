@@ -39,7 +39,7 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	if *asJSON {
 		writeJSON(e.stdout, resp)
 	} else {
-		printResults(e.stdout, resp)
+		printResultsColored(e.stdout, resp, e.colors())
 	}
 	if len(resp.Results) == 0 {
 		return exitFail
@@ -47,7 +47,10 @@ func runSearch(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-func printResults(w io.Writer, resp *ipc.SearchResponse) {
+func printResults(w io.Writer, resp *ipc.SearchResponse) { printResultsColored(w, resp, palette{}) }
+
+// printResultsColored prints results, coloured on a terminal.
+func printResultsColored(w io.Writer, resp *ipc.SearchResponse, c palette) {
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		for _, s := range resp.Suggestions {
@@ -56,7 +59,7 @@ func printResults(w io.Writer, resp *ipc.SearchResponse) {
 		return
 	}
 	if len(resp.Degraded) > 0 {
-		fmt.Fprintf(w, "(degraded: %s)\n", strings.Join(resp.Degraded, ", "))
+		fmt.Fprintln(w, c.warn(fmt.Sprintf("(degraded: %s)", strings.Join(resp.Degraded, ", "))))
 	}
 	for i, r := range resp.Results {
 		heading := r.Heading
@@ -71,9 +74,10 @@ func printResults(w io.Writer, resp *ipc.SearchResponse) {
 		if r.Stale {
 			stale = "  (stale: file changed since indexing)"
 		}
-		fmt.Fprintf(w, "%2d. %s:L%d-L%d%s  [%s]  %.3f%s\n", i+1, r.Path, r.LineStart, r.LineEnd, page, r.Vault, r.Score, stale)
+		fmt.Fprintf(w, "%2d. %s%s  %s%s\n", i+1, c.path(fmt.Sprintf("%s:L%d-L%d", r.Path, r.LineStart, r.LineEnd)), page,
+			c.dim(fmt.Sprintf("[%s]  %.3f", r.Vault, r.Score)), c.warn(stale))
 		if heading != "" {
-			fmt.Fprintf(w, "    § %s\n", heading)
+			fmt.Fprintf(w, "    %s\n", c.heading("§ "+heading))
 		}
 		if x := r.Explain; x != nil {
 			var parts []string
