@@ -136,6 +136,7 @@ func diagnose(ctx context.Context, e *env, cfgFlag string, host doctorHost) *doc
 	if st != nil {
 		checks = append(checks, checkVaults(st)...)
 		checks = append(checks, checkGraph(st))
+		checks = append(checks, checkPlugins(st)...)
 		vaults = len(st.Vaults)
 		if st.DataDir != "" {
 			dataDir = st.DataDir
@@ -143,7 +144,8 @@ func diagnose(ctx context.Context, e *env, cfgFlag string, host doctorHost) *doc
 	} else {
 		checks = append(checks,
 			check{Name: "vaults", Status: checkSkip, Detail: unchecked},
-			check{Name: "graph", Status: checkSkip, Detail: unchecked})
+			check{Name: "graph", Status: checkSkip, Detail: unchecked},
+			check{Name: "plugins", Status: checkSkip, Detail: unchecked})
 	}
 	checks = append(checks, checkInotify(host, vaults), checkDisk(host, dataDir))
 

@@ -148,7 +148,7 @@ func TestDoctorJSON(t *testing.T) {
 		got[c.Name+"/"+c.Vault] = c.Status
 	}
 	want := map[string]string{
-		"config/": "ok", "daemon/": "ok", "protocol/": "ok", "graph/": "ok", "inotify/": "ok", "disk/": "ok",
+		"config/": "ok", "daemon/": "ok", "protocol/": "ok", "graph/": "ok", "inotify/": "ok", "disk/": "ok", "plugins/": "ok", "semantic/": "ok",
 		"vault/notes": "ok", "failed_files/notes": "warn", "vault/usb": "fail", "vault/new": "warn",
 	}
 	for k, v := range want {
@@ -471,5 +471,25 @@ func TestDoctorUsageAndEndToEnd(t *testing.T) {
 	}
 	if len(rep.Checks) < 7 || rep.Checks[0].Name != "config" || rep.Checks[0].Status != checkOK || rep.Checks[1].Status != checkOK {
 		t.Errorf("checks %+v", rep.Checks)
+	}
+}
+
+func TestCheckPlugins(t *testing.T) {
+	st := sampleStatus()
+	st.Plugins = append(st.Plugins, ipc.PluginStatus{Name: "org", Kind: "extractor", State: ipc.PluginFailed,
+		LastError: "plugin exited during start-up: boom"})
+	st.Vector.LastError = "embedder embed: connection refused"
+	cs := checkPlugins(st)
+	if len(cs) != 2 || cs[0].Status != checkFail || !strings.Contains(cs[0].Detail, "org (extractor) is failed: plugin exited during start-up: boom") || cs[0].Fix == "" {
+		t.Errorf("plugins check = %+v", cs[0])
+	}
+	if cs[1].Status != checkWarn || !strings.Contains(cs[1].Detail, "connection refused") {
+		t.Errorf("semantic check = %+v", cs[1])
+	}
+	st = sampleStatus()
+	st.Vector = nil
+	cs = checkPlugins(st)
+	if cs[0].Status != checkOK || !strings.Contains(cs[0].Detail, "2 running, 1 not needed yet (heuristic)") || cs[1].Detail != st.Semantic {
+		t.Errorf("healthy = %+v", cs)
 	}
 }

@@ -100,7 +100,7 @@ func sampleStatus() *ipc.StatusResponse {
 		Graph:     &ipc.GraphStatus{Notes: 12, Tags: 9, Relations: 40, Unresolved: 1, Consistent: true},
 		Vector:    &ipc.VectorStatus{Embedder: "embed", Vectors: 5000, Pending: 12, Index: "hnsw"},
 		Plugins: []ipc.PluginStatus{{Name: "pdf", Kind: "extractor", State: ipc.PluginRunning},
-			{Name: "embed", Kind: "embedder", State: ipc.PluginFailed, LastError: "exited during start-up"}},
+			{Name: "embed", Kind: "embedder", State: ipc.PluginRunning}, {Name: "heuristic", Kind: "reranker", State: ipc.PluginIdle}},
 		Vaults: []ipc.VaultStatus{
 			{
 				Name: "notes", Path: "/home/u/notes", Online: true, Documents: 1234, Chunks: 56789, Failed: 3,
