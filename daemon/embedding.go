@@ -30,6 +30,9 @@ type embedding struct {
 	sig     string // signature of info, once known
 	lastErr string
 	gcDue   bool
+
+	floor        float64 // calibrated vector similarity floor (calibrate.go)
+	calibratedAt int     // vectors in the index when it was measured
 }
 
 const embedBatch = 64
@@ -140,6 +143,7 @@ func (e *embedding) drain(ctx context.Context) error {
 			e.d.log.Warn("could not save the vector snapshot", "err", err)
 		}
 	}
+	e.calibrate(ctx)
 	return ctx.Err()
 }
 
@@ -223,7 +227,7 @@ func (e *embedding) status() *ipc.VectorStatus {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := &ipc.VectorStatus{Embedder: e.name, Signature: e.sig, Vectors: st.Vectors, Pending: st.Pending,
-		Reembedding: st.Building != "", Note: st.Note, LastError: e.lastErr, Index: "exact"}
+		Reembedding: st.Building != "", Note: st.Note, LastError: e.lastErr, Index: "exact", Floor: e.floor}
 	if st.Building != "" {
 		out.Note = fmt.Sprintf("re-embedding for a new embedder signature: %d of %d done; the old vectors serve meanwhile", st.Built, st.Built+st.Pending)
 	}

@@ -35,6 +35,11 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 		}
 		d.embedding = newEmbedding(d, b.embedName, emb)
 		eng = eng.WithEmbedder(d.embedding, func() string { return d.embedding.lastError() })
+		if d.cfg.Search.MinSimilarity == 0 {
+			opt := eng.Options()
+			opt.SimilarityFloor = d.embedding.similarityFloor
+			eng = eng.WithOptions(opt)
+		}
 	} else {
 		eng = eng.WithEmbedder(nil, func() string { return "semantic search is not configured" })
 	}

@@ -154,5 +154,8 @@ type VectorStatus struct {
 	// background; the old vectors keep serving until the swap.
 	Reembedding bool   `json:"reembedding,omitempty"`
 	Note        string `json:"note,omitempty"` // e.g. "snapshot was stale: rebuilt from Badger"
-	LastError   string `json:"last_error,omitempty"`
+	// Floor is the similarity a query's best vector hit must reach to
+	// count as evidence (calibrated on the index, or min_similarity).
+	Floor     float64 `json:"floor,omitempty"`
+	LastError string  `json:"last_error,omitempty"`
 }

@@ -51,6 +51,10 @@ type Options struct {
 	// or the best vector similarity reaches MinSimilarity. Otherwise no
 	// results are returned.
 	MinBM25, MinSimilarity float64
+	// SimilarityFloor, when MinSimilarity is 0, gives a floor measured on
+	// the index itself (the similarity meaningless queries reach); nil or
+	// 0 means no floor.
+	SimilarityFloor func() float64
 	// Alpha drops candidates whose fused score is under Alpha × the best
 	// (denoising); 0 keeps all.
 	Alpha float64

@@ -56,7 +56,11 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 		fmt.Fprintf(w, "graph:    %d notes, %d tags, %d links, %d unresolved (%s)\n", g.Notes, g.Tags, g.Relations, g.Unresolved, check)
 	}
 	if v := st.Vector; v != nil {
-		fmt.Fprintf(w, "vectors:  %d (%s index), %d chunks waiting\n", v.Vectors, v.Index, v.Pending)
+		floor := ""
+		if v.Floor != 0 {
+			floor = fmt.Sprintf(", similarity floor %.2f", v.Floor)
+		}
+		fmt.Fprintf(w, "vectors:  %d (%s index), %d chunks waiting%s\n", v.Vectors, v.Index, v.Pending, floor)
 		if v.Note != "" {
 			fmt.Fprintf(w, "          %s\n", v.Note)
 		}

@@ -271,6 +271,7 @@ type scratch struct {
 	buf   []uint32
 	sel   []cand
 	tmp   []cand
+	sink  float32 // see touch
 }
 
 func (h *HNSW) getScratch() *scratch {

@@ -83,11 +83,19 @@ func (h *HNSW) searchLayer(q []float32, ep cand, ef, l int, admit func(uint32) b
 			break
 		}
 		s.buf = h.readLinks(c.id, l, s.buf)
+		// Keep the unvisited neighbours, then touch each one's vector
+		// before scoring any: the independent loads overlap their cache
+		// misses (Go has no prefetch instruction; hnswlib uses
+		// _mm_prefetch for the same purpose).
+		next := s.buf[:0]
 		for _, nb := range s.buf {
-			if s.visit[nb] == s.gen {
-				continue
+			if s.visit[nb] != s.gen {
+				s.visit[nb] = s.gen
+				next = append(next, nb)
 			}
-			s.visit[nb] = s.gen
+		}
+		s.touch(h, next)
+		for _, nb := range next {
 			d := -dot(q, h.vec(nb))
 			if len(s.res) < ef || d < s.res.top().d {
 				s.cands.push(cand{nb, d})
@@ -191,4 +199,14 @@ func dedupKeys(keys []Key) []Key {
 		}
 	}
 	return out
+}
+
+// touch reads one float from each listed vector so that their cache misses
+// are in flight together; the sum is kept so the loads are not elided.
+func (s *scratch) touch(h *HNSW, ids []uint32) {
+	var sum float32
+	for _, id := range ids {
+		sum += h.vecs[int(id)*h.dims]
+	}
+	s.sink += sum
 }
