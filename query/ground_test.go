@@ -139,3 +139,23 @@ func TestDenoiseAlpha(t *testing.T) {
 		t.Errorf("alpha with negative reranker scores kept %v", paths(resp.Results))
 	}
 }
+
+// A calibrated floor applies when MinSimilarity is unset; a configured
+// MinSimilarity wins over it.
+func TestCalibratedSimilarityFloor(t *testing.T) {
+	emb := &fakeEmbedder{sig: "s", vec: []float32{1}}
+	search := func(min, calibrated float64) *Response {
+		o := DefaultOptions
+		o.MinSimilarity = min
+		o.SimilarityFloor = func() float64 { return calibrated }
+		return mustSearch(t, NewEngine(threeChannels()).WithOptions(o).WithEmbedder(emb, nil), Request{Text: "garden", K: 5, Mode: ModeVector})
+	}
+	// Vector best is 0.9.
+	if r := search(0, 0.5); !r.Grounded {
+		t.Errorf("above the calibrated floor: %+v", r)
+	}
+	notGrounded(t, "under the calibrated floor", search(0, 0.95))
+	if r := search(0.5, 0.95); !r.Grounded {
+		t.Errorf("configured MinSimilarity should override the calibration: %+v", r)
+	}
+}
