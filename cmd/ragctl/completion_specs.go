@@ -1,0 +1,100 @@
+package main
+
+// completionSpecs has an entry for every command of the commands table,
+// listing the flags its FlagSet defines; TestCompletionSpecsMatchFlags
+// checks both against the commands.
+var completionSpecs = map[string]cmdSpec{
+	"search": {flags: []flagSpec{
+		{name: "k", arg: argAny, usage: "number of results"},
+		{name: "vault", arg: argAny, usage: "search only this vault (comma-separated for several)"},
+		{name: "path", arg: argAny, usage: "search only files under this vault-relative path"},
+		{name: "mode", arg: argAny, usage: "hybrid (default), lexical or vector"},
+		{name: "explain", usage: "show each channel's rank and score per result"},
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"context": {flags: []flagSpec{
+		{name: "k", arg: argAny, usage: "chunks to retrieve"},
+		{name: "vault", arg: argAny, usage: "search only this vault (comma-separated for several)"},
+		{name: "path", arg: argAny, usage: "search only files under this vault-relative path"},
+		{name: "budget", arg: argAny, usage: "most characters of quoted text"},
+		{name: "summary", usage: "paths and preview lines instead of full snippets"},
+		{name: "mode", arg: argAny, usage: "hybrid (default), lexical or vector"},
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"similar": {flags: []flagSpec{
+		{name: "k", arg: argAny, usage: "notes to list"},
+		{name: "vault", arg: argAny, usage: "the vault holding PATH (when several do)"},
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"plugins": {flags: []flagSpec{
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"status": {flags: []flagSpec{
+		{name: "watch", usage: "refresh until interrupted"},
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"reindex": {flags: []flagSpec{
+		{name: "vault", arg: argAny, usage: "reindex only this vault"},
+		{name: "wait", usage: "wait until the pass is finished and print what it did"},
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"runs": {flags: []flagSpec{
+		{name: "n", arg: argAny, usage: "number of runs to list, from 1 to 1000"},
+		{name: "json", usage: "print JSON"},
+		socketFlag,
+	}},
+	"events": {flags: []flagSpec{
+		{name: "json", usage: "print each event as a line of JSON"},
+		socketFlag,
+	}},
+	"graph": {
+		args: []string{"backlinks", "links", "neighbors", "entities", "unresolved"},
+		flags: []flagSpec{
+			{name: "vault", arg: argAny, usage: "only this vault"},
+			{name: "hops", arg: argAny, usage: "neighbors: how many links away (1-3)"},
+			{name: "type", arg: argWords, usage: "entities: note or tag", words: []string{"note", "tag"}},
+			{name: "limit", arg: argAny, usage: "at most this many rows"},
+			{name: "json", usage: "print JSON"},
+			socketFlag,
+		},
+	},
+	"eval": {flags: []flagSpec{
+		{name: "beir", arg: argDir, usage: "BEIR dataset directory"},
+		{name: "vault", arg: argDir, usage: "vault directory to evaluate on (with -qrels)"},
+		{name: "qrels", arg: argFile, usage: "questions file: question<TAB>path[;path…] per line"},
+		{name: "ragd", arg: argFile, usage: "ragd binary to start"},
+		{name: "json", usage: "print JSON"},
+		{name: "keep", usage: "keep the temporary directory and print its path"},
+		{name: "channels", arg: argAny, usage: "comma-separated retrieval channels to use (bm25, vector, graph)"},
+		{name: "weights", arg: argAny, usage: "fusion weights, e.g. bm25=1,vector=0.2"},
+		{name: "mode", arg: argAny, usage: "hybrid, lexical or vector"},
+		{name: "fusion", arg: argAny, usage: "convex or rrf"},
+		{name: "embedder", arg: argAny, usage: "built-in embedder to index with (uselite, ollama, openai)"},
+		{name: "embedder-options", arg: argAny, usage: "its options, e.g. model=nomic-embed-text"},
+		{name: "sweep", usage: "compare lexical, vector and hybrid fusions side by side"},
+		socketFlag,
+	}},
+	"bench": {flags: []flagSpec{
+		{name: "vault", arg: argDir, usage: "vault to copy and measure on"},
+		{name: "trials", arg: argAny, usage: "save → searchable trials"},
+		{name: "idle", arg: argAny, usage: "how long to measure idle CPU (0 skips)"},
+		{name: "ragd", arg: argFile, usage: "ragd binary to start"},
+		{name: "json", usage: "print JSON"},
+		{name: "keep", usage: "keep the temporary directory and print its path"},
+		socketFlag,
+	}},
+	"mcp": {flags: []flagSpec{socketFlag}},
+	"doctor": {flags: []flagSpec{
+		{name: "json", usage: "print JSON"},
+		{name: "config", arg: argFile, usage: "ragd's configuration file"},
+		socketFlag,
+	}},
+	"completion": {args: completionShells},
+	"version":    {},
+}
