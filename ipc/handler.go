@@ -200,15 +200,10 @@ func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
 		return req, err
 	}
 	req.Query = strings.TrimSpace(req.Query)
+	if err := checkQuery(req.Query, req.K); err != nil {
+		return req, err
+	}
 	switch {
-	case req.Query == "":
-		return req, BadRequest("query is empty")
-	case len(req.Query) > MaxQueryBytes:
-		return req, BadRequest("query is %d bytes, over the limit of %d", len(req.Query), MaxQueryBytes)
-	case !utf8.ValidString(req.Query):
-		return req, BadRequest("query is not valid UTF-8")
-	case req.K < 0 || req.K > MaxK:
-		return req, BadRequest("k must be between 1 and %d, got %d", MaxK, req.K)
 	case !validMode(req.Mode):
 		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
 	case req.Fusion != "" && req.Fusion != "convex" && req.Fusion != "rrf":

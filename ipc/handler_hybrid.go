@@ -74,15 +74,10 @@ func DecodeContextRequest(body io.Reader) (ContextRequest, error) {
 		return req, err
 	}
 	req.Query = strings.TrimSpace(req.Query)
+	if err := checkQuery(req.Query, req.K); err != nil {
+		return req, err
+	}
 	switch {
-	case req.Query == "":
-		return req, BadRequest("query is empty")
-	case len(req.Query) > MaxQueryBytes:
-		return req, BadRequest("query is %d bytes, over the limit of %d", len(req.Query), MaxQueryBytes)
-	case !utf8.ValidString(req.Query):
-		return req, BadRequest("query is not valid UTF-8")
-	case req.K < 0 || req.K > MaxK:
-		return req, BadRequest("k must be between 1 and %d, got %d", MaxK, req.K)
 	case req.Budget < 0 || req.Budget > MaxContextBudget:
 		return req, BadRequest("budget must be between 1 and %d characters, got %d", MaxContextBudget, req.Budget)
 	case req.Style != "" && req.Style != "snippets" && req.Style != "summary":
@@ -104,4 +99,20 @@ func DecodeContextRequest(body io.Reader) (ContextRequest, error) {
 
 func validMode(m string) bool {
 	return m == "" || m == ModeHybrid || m == ModeLexical || m == ModeVector
+}
+
+// checkQuery validates the query text and k of a search or context
+// request.
+func checkQuery(q string, k int) error {
+	switch {
+	case q == "":
+		return BadRequest("query is empty")
+	case len(q) > MaxQueryBytes:
+		return BadRequest("query is %d bytes, over the limit of %d", len(q), MaxQueryBytes)
+	case !utf8.ValidString(q):
+		return BadRequest("query is not valid UTF-8")
+	case k < 0 || k > MaxK:
+		return BadRequest("k must be between 1 and %d, got %d", MaxK, k)
+	}
+	return nil
 }

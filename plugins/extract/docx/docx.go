@@ -64,10 +64,7 @@ func New() *Extractor { return &Extractor{maxBytes: DefaultMaxBytes} }
 
 // Configure takes the option max_bytes (largest input file, default 64 MiB).
 func (e *Extractor) Configure(_ context.Context, o plugins.Options) error {
-	if err := opt.Known(o, "max_bytes"); err != nil {
-		return fmt.Errorf("docx: %w", err)
-	}
-	n, err := opt.Int(o, "max_bytes", DefaultMaxBytes, 1)
+	n, err := opt.MaxBytes(o, DefaultMaxBytes)
 	if err != nil {
 		return fmt.Errorf("docx: %w", err)
 	}
@@ -101,11 +98,8 @@ func (e *Extractor) Extract(ctx context.Context, req plugins.ExtractRequest) (pl
 }
 
 func (e *Extractor) extract(ctx context.Context, data []byte) (plugins.Extraction, error) {
-	if err := ctx.Err(); err != nil {
+	if err := opt.CheckInput(ctx, data, e.maxBytes); err != nil {
 		return plugins.Extraction{}, err
-	}
-	if int64(len(data)) > e.maxBytes {
-		return plugins.Extraction{}, fmt.Errorf("%d bytes is more than max_bytes %d", len(data), e.maxBytes)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {

@@ -62,10 +62,7 @@ func New() *Extractor { return &Extractor{maxBytes: DefaultMaxBytes} }
 
 // Configure takes the option max_bytes (largest input, default 32 MiB).
 func (e *Extractor) Configure(_ context.Context, o plugins.Options) error {
-	if err := opt.Known(o, "max_bytes"); err != nil {
-		return fmt.Errorf("html: %w", err)
-	}
-	n, err := opt.Int(o, "max_bytes", DefaultMaxBytes, 1)
+	n, err := opt.MaxBytes(o, DefaultMaxBytes)
 	if err != nil {
 		return fmt.Errorf("html: %w", err)
 	}
@@ -85,11 +82,8 @@ func (e *Extractor) ExtractorInfo(context.Context) (plugins.ExtractorInfo, error
 
 // Extract implements plugins.Extractor.
 func (e *Extractor) Extract(ctx context.Context, req plugins.ExtractRequest) (plugins.Extraction, error) {
-	if err := ctx.Err(); err != nil {
-		return plugins.Extraction{}, err
-	}
-	if int64(len(req.Data)) > e.maxBytes {
-		return plugins.Extraction{}, fmt.Errorf("html: %s: %d bytes is more than max_bytes %d", req.Path, len(req.Data), e.maxBytes)
+	if err := opt.CheckInput(ctx, req.Data, e.maxBytes); err != nil {
+		return plugins.Extraction{}, fmt.Errorf("html: %s: %w", req.Path, err)
 	}
 	src, cs, err := decode(req.Data, req.MediaType)
 	if err != nil {

@@ -197,11 +197,8 @@ func (e *Extractor) Extract(ctx context.Context, req plugins.ExtractRequest) (pl
 }
 
 func (e *Extractor) extract(ctx context.Context, data []byte) (plugins.Extraction, error) {
-	if err := ctx.Err(); err != nil {
+	if err := opt.CheckInput(ctx, data, e.maxBytes); err != nil {
 		return plugins.Extraction{}, err
-	}
-	if int64(len(data)) > e.maxBytes {
-		return plugins.Extraction{}, fmt.Errorf("%d bytes is more than max_bytes %d", len(data), e.maxBytes)
 	}
 	if i := bytes.Index(data, []byte("%PDF-")); i < 0 || i > 1024 {
 		return plugins.Extraction{}, fmt.Errorf("%w: no %%PDF- header", ErrCorrupt)
