@@ -78,6 +78,7 @@ var completionSpecs = map[string]cmdSpec{
 		{name: "embedder", arg: argAny, usage: "built-in embedder to index with (uselite, ollama, openai)"},
 		{name: "embedder-options", arg: argAny, usage: "its options, e.g. model=nomic-embed-text"},
 		{name: "sweep", usage: "compare lexical, vector and hybrid fusions side by side"},
+		{name: "pseudo", usage: "ask the vault's own headings as queries (with -vault)"},
 		socketFlag,
 	}},
 	"bench": {flags: []flagSpec{

@@ -34,10 +34,11 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	embedder := fs.String("embedder", "", "built-in embedder to index with (uselite, ollama, openai); default none")
 	embOpts := fs.String("embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
 	sweep := fs.Bool("sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")
+	pseudo := fs.Bool("pseudo", false, "with -vault instead of -qrels: ask the vault's own headings as queries (self-supervised; with -sweep it calibrates the fusion weights on your notes)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if (*beir == "") == (*vault == "") || (*vault != "" && *qrels == "") {
+	if (*beir == "") == (*vault == "") || (*vault != "" && (*qrels == "") == !*pseudo) {
 		fmt.Fprintln(e.stderr, "usage: ragctl eval -beir DIR [-json]\n       ragctl eval -vault DIR -qrels FILE [-json]")
 		return exitUsage
 	}
@@ -86,14 +87,28 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		}
 		return exitOK
 	}
-	rep, err := evalVault(ctx, bin, tmp, *vault, *qrels, extra, ret)
+	var qs []vaultQuestion
+	if *pseudo {
+		qs, err = pseudoQuestions(*vault, pseudoMax)
+	} else {
+		qs, err = readVaultQuestions(*qrels)
+	}
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
-		writeJSON(e.stdout, rep)
-	} else {
-		rep.print(e.stdout, *vault)
+	reps, err := evalVault(ctx, bin, tmp, *vault, qs, extra, rets)
+	if err != nil {
+		return e.fail(err)
+	}
+	switch {
+	case *asJSON && len(reps) == 1:
+		writeJSON(e.stdout, reps[0])
+	case *asJSON:
+		writeJSON(e.stdout, reps)
+	case len(reps) == 1:
+		reps[0].print(e.stdout, *vault)
+	default:
+		printVaultSweep(e.stdout, *vault, reps)
 	}
 	return exitOK
 }

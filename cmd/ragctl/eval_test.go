@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -223,5 +224,34 @@ func TestExampleVaultQuestions(t *testing.T) {
 				t.Errorf("question %q: %v", q.text, err)
 			}
 		}
+	}
+}
+
+func TestPseudoQuestions(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".obsidian"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\n## Sourdough starter care\n\ntext\n\n## Notes\n\n```\n## Not a heading\n```\n### One\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "sub", "b.md"), []byte("## Restic retention policy\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".obsidian", "c.md"), []byte("## Hidden heading here\n"), 0o644)
+	qs, err := pseudoQuestions(dir, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range qs {
+		for p := range q.files {
+			got = append(got, q.text+" → "+p)
+		}
+	}
+	want := []string{"Restic retention policy → sub/b.md", "Sourdough starter care → a.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("questions %q, want %q", got, want)
+	}
+	if qs, _ := pseudoQuestions(dir, 1); len(qs) != 1 {
+		t.Errorf("max 1: %d questions", len(qs))
+	}
+	if _, err := pseudoQuestions(t.TempDir(), 10); err == nil {
+		t.Error("an empty vault gave questions")
 	}
 }

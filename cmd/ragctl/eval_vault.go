@@ -14,6 +14,7 @@ import (
 
 // vaultReport is what `ragctl eval -vault` prints; the JSON keys are stable.
 type vaultReport struct {
+	Config       string   `json:"config,omitempty"` // the retrieval setting, in a sweep
 	Recall5      float64  `json:"recall_at_5"`
 	Recall10     float64  `json:"recall_at_10"`
 	MRR10        float64  `json:"mrr_at_10"`
@@ -38,22 +39,33 @@ type vaultQuestion struct {
 
 // evalVault indexes dir with a throwaway ragd (read-only: nothing is
 // written into it) and asks every question of the qrels file.
-func evalVault(ctx context.Context, bin, tmp, dir, qrelsPath, extra string, ret retrieval) (*vaultReport, error) {
-	qs, err := readVaultQuestions(qrelsPath)
-	if err != nil {
-		return nil, err
-	}
+func evalVault(ctx context.Context, bin, tmp, dir string, qs []vaultQuestion, extra string, rets []retrieval) ([]*vaultReport, error) {
 	start := time.Now()
 	t, err := startThrowaway(bin, tmp, dir, extra)
 	if err != nil {
 		return nil, err
 	}
 	defer t.stop()
-	t.ret = ret
 	if err := t.waitIdle(ctx); err != nil {
 		return nil, err
 	}
-	rep := &vaultReport{IndexSeconds: time.Since(start).Seconds()}
+	indexed := time.Since(start).Seconds()
+	var reps []*vaultReport
+	for _, ret := range rets {
+		t.ret = ret
+		rep, err := t.askVault(ctx, qs)
+		if err != nil {
+			return nil, err
+		}
+		rep.Config, rep.IndexSeconds = ret.name, indexed
+		reps = append(reps, rep)
+	}
+	return reps, nil
+}
+
+// askVault asks every question with t.ret and scores the rankings.
+func (t *throwaway) askVault(ctx context.Context, qs []vaultQuestion) (*vaultReport, error) {
+	rep := &vaultReport{}
 	for _, q := range qs {
 		paths, err := t.rank(ctx, q.text)
 		if err != nil {
