@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"slices"
 	"strings"
 	"time"
 
@@ -98,43 +97,33 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 	}
 	doc.Tags, doc.Aliases = cd.Tags, cd.Aliases
 	doc.Chunks, doc.Parents = len(cd.Chunks), len(cd.Parents)
-	p := &Prepared{Doc: doc}
-	byTerm := make(map[string][]posting)
-
+	p := &Prepared{Doc: doc, Chunks: make([]Chunk, 0, len(cd.Chunks)), Parents: make([]Parent, 0, len(cd.Parents))}
+	p.fwd.headings = make([][]string, 0, len(cd.Parents))
 	for _, par := range cd.Parents {
 		p.Parents = append(p.Parents, Parent{Heading: par.Heading, Start: par.Start, End: par.End,
 			LineStart: par.LineStart, LineEnd: par.LineEnd})
 		p.fwd.headings = append(p.fwd.headings, par.Heading)
 	}
+	b := getBuilder()
+	defer b.release()
 	titleTerms := an.AppendTerms(nil, doc.Title)
-	counts := make(map[string]*posting)
 	p.fwd.chunks = make([]chunkMeta, len(cd.Chunks))
 	for i, c := range cd.Chunks {
 		ord := uint32(i)
-		clear(counts)
-		get := func(t string) *posting {
-			e := counts[t]
-			if e == nil {
-				e = &posting{ord: ord}
-				counts[t] = e
-			}
-			return e
-		}
+		b.chunk(ord)
 		var l fieldLens
 		for _, t := range titleTerms {
-			get(t).title++
+			b.entry(t).title++
 			l.title++
 		}
 		for _, h := range headingsBelowTitle(c.Heading, doc.Title) {
-			an.Terms(h, func(t string) { get(t).head++; l.head++ })
+			an.Terms(h, func(t string) { b.entry(t).head++; l.head++ })
 		}
-		an.Terms(c.Text, func(t string) { get(t).body++; l.body++ })
-		sum := sha256.Sum256([]byte(c.Text))
+		an.Terms(c.Text, func(t string) { b.entry(t).body++; l.body++ })
+		b.buf = append(b.buf[:0], c.Text...) // hashed without a copy per chunk
+		sum := sha256.Sum256(b.buf)
 		p.fwd.chunks[i] = chunkMeta{l, uint32(c.Parent), uint32(c.LineStart), uint32(c.LineEnd),
 			binary.BigEndian.Uint64(sum[:8])}
-		for t, e := range counts {
-			byTerm[t] = append(byTerm[t], *e)
-		}
 		p.Chunks = append(p.Chunks, Chunk{
 			Ref: ChunkRef{Ord: ord}, Parent: uint32(c.Parent), Heading: c.Heading,
 			Start: c.Start, End: c.End, LineStart: c.LineStart, LineEnd: c.LineEnd,
@@ -142,15 +131,10 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 			Page: pageOf(doc.Pages, c.LineStart),
 		})
 	}
-	p.fwd.terms = make([]string, 0, len(byTerm))
-	for t := range byTerm {
-		p.fwd.terms = append(p.fwd.terms, t)
+	if cap(b.buf) > 1<<16 {
+		b.buf = nil
 	}
-	slices.Sort(p.fwd.terms)
-	p.fwd.postings = make([][]posting, len(p.fwd.terms))
-	for i, t := range p.fwd.terms {
-		p.fwd.postings[i] = byTerm[t]
-	}
+	p.fwd.terms, p.fwd.postings = b.finish()
 	p.graph = buildGraph(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd, p.Chunks)
 	return p
 }

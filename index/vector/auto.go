@@ -273,6 +273,8 @@ func buildHNSW(e *Exact, cfg Config) *HNSW {
 func (h *HNSW) toExact() *Exact {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	h.alloc.Lock()
+	defer h.alloc.Unlock()
 	e := NewExact(h.dims)
 	for id := 0; id < h.n; id++ {
 		if h.state[id] == slotLive {

@@ -160,6 +160,22 @@ func (h *HNSW) Tombstones() int {
 	return h.tomb
 }
 
+// MemoryUsage estimates the bytes held by the index: the vector and link
+// slabs at their capacity, the upper-layer lists and the key map.
+func (h *HNSW) MemoryUsage() int64 {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	b := int64(cap(h.vecs))*4 + int64(cap(h.keys))*8 + int64(cap(h.levels)+cap(h.state)) +
+		int64(cap(h.links0))*4 + int64(cap(h.upper))*24
+	for _, u := range h.upper {
+		b += int64(cap(u)) * 4
+	}
+	h.alloc.Lock()
+	b += int64(len(h.ids))*24 + int64(cap(h.free))*4 // map entry ≈ key + value + overhead
+	h.alloc.Unlock()
+	return b
+}
+
 // Reserve grows the slabs to hold at least n nodes, so that a bulk load
 // does not pause to reallocate.
 func (h *HNSW) Reserve(n int) {
@@ -242,7 +258,7 @@ func (h *HNSW) growLocked(want int) {
 	if want <= old {
 		return
 	}
-	c := max(want, 2*old, 256)
+	c := max(want, old+old/2, 256) // 1.5×: each growth copies the slabs under the exclusive lock
 	h.vecs = append(h.vecs, make([]float32, (c-old)*h.dims)...)
 	h.keys = append(h.keys, make([]Key, c-old)...)
 	h.levels = append(h.levels, make([]uint8, c-old)...)

@@ -120,10 +120,11 @@ func (h *HNSW) SearchExact(q []float32, k int, filter Filter) []Neighbor {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	t := topK{k: k}
+	// alloc is held for the scan: a concurrent Add may otherwise reuse a
+	// free slot while it is being read.
 	h.alloc.Lock()
-	n := h.n
-	h.alloc.Unlock()
-	for id := uint32(0); int(id) < n; id++ {
+	defer h.alloc.Unlock()
+	for id := uint32(0); int(id) < h.n; id++ {
 		if h.state[id] != slotLive || (filter != nil && !filter(h.keys[id])) {
 			continue
 		}
@@ -157,9 +158,9 @@ func (h *HNSW) SearchKeys(q []float32, k int, keys []Key) []Neighbor {
 func (h *HNSW) estimateScope(filter Filter, samples int) (frac float64, live int) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	h.alloc.Lock()
+	h.alloc.Lock() // see SearchExact
+	defer h.alloc.Unlock()
 	n, live := h.n, h.live
-	h.alloc.Unlock()
 	if live == 0 {
 		return 0, 0
 	}

@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"io"
 	"math"
 	"slices"
 	"sync"
@@ -216,6 +217,17 @@ func TestConcurrentAddSearchDelete(t *testing.T) {
 						}
 					}
 					idx.Len()
+					rare := func(k Key) bool { return k%50 == 0 }
+					for _, nb := range idx.Search(vecs[i], 5, rare) {
+						if !rare(nb.Key) {
+							t.Errorf("%s: filtered search returned key %d", name, nb.Key)
+						}
+					}
+					if i%100 == r {
+						if err := idx.Save(io.Discard); err != nil {
+							t.Errorf("%s: Save: %v", name, err)
+						}
+					}
 				}
 			}()
 		}

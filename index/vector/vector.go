@@ -10,8 +10,10 @@
 //     Yashunin, "Efficient and robust approximate nearest neighbor search
 //     using Hierarchical Navigable Small World graphs", 2016/2018), with the
 //     heuristic neighbour selection of their Algorithm 4, tombstone deletes
-//     with neighbour repair, and fine-grained locking so that inserts run in
-//     parallel with each other and with searches.
+//     whose neighbourhoods are repaired in batches (hnsw_delete.go), and
+//     fine-grained locking so that inserts run in parallel with each other
+//     and with searches. On GloVe 100-d it matches hnswlib's recall and
+//     speed (see annbench/).
 //   - Auto: exact below a size threshold, HNSW above it, and exact again for
 //     filtered queries whose filter admits few keys.
 //

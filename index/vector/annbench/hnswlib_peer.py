@@ -57,7 +57,7 @@ def main():
     ap.add_argument("-data", required=True)
     ap.add_argument("-m", type=int, default=16)
     ap.add_argument("-efc", type=int, default=200)
-    ap.add_argument("-ef", default="10,20,40,80,120,200,400")
+    ap.add_argument("-ef", default="10,20,40,80,120,160,180,200,400")
     ap.add_argument("-workers", type=int, default=2)
     ap.add_argument("-churn", type=float, default=0.2)
     a = ap.parse_args()

@@ -37,7 +37,7 @@ func main() {
 	nq := flag.Int("queries", 1000, "held-out query words")
 	m := flag.Int("m", 16, "HNSW M")
 	efc := flag.Int("efc", 200, "HNSW efConstruction")
-	efs := flag.String("ef", "10,20,40,80,120,200,400", "efSearch values to measure")
+	efs := flag.String("ef", "10,20,40,80,120,160,180,200,400", "efSearch values to measure")
 	workers := flag.Int("workers", 2, "goroutines inserting in parallel during the build")
 	churn := flag.Float64("churn", 0.2, "fraction of points deleted and re-added")
 	flag.Parse()
@@ -78,8 +78,8 @@ func main() {
 	fmt.Printf("build: %v with %d goroutines, %.0f inserts/s\n",
 		build.Round(time.Millisecond), *workers, float64(d.N)/build.Seconds())
 	heapIndex := int64(heapInUse()) - int64(heapBefore)
-	fmt.Printf("memory: index heap in use %.1f MiB (%.0f B/vector; raw vectors %.0f B)\n",
-		float64(heapIndex)/(1<<20), float64(heapIndex)/float64(d.N), float64(4*d.Dims))
+	fmt.Printf("memory: heap in use grew by %.1f MiB during the build (%.0f B/vector; raw vector %d B); index's own estimate %.1f MiB\n",
+		float64(heapIndex)/(1<<20), float64(heapIndex)/float64(d.N), 4*d.Dims, float64(h.MemoryUsage())/(1<<20))
 
 	fmt.Println("search (one goroutine, GOMAXPROCS=1), k=10:")
 	fmt.Printf("  %6s  %9s  %10s  %8s\n", "ef", "recall@10", "ms/query", "QPS")
@@ -107,7 +107,8 @@ func main() {
 		r, ms := measure(h, d, ef)
 		fmt.Printf("  %6d  %9.4f  %10.4f\n", ef, r, ms)
 	}
-	fmt.Printf("memory after churn: heap in use %.1f MiB\n", float64(int64(heapInUse())-int64(heapBefore))/(1<<20))
+	heapInUse()
+	fmt.Printf("memory after churn: index's own estimate %.1f MiB\n", float64(h.MemoryUsage())/(1<<20))
 }
 
 func allRows(n int) []int {
