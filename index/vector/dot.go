@@ -3,9 +3,11 @@ package vector
 import "github.com/viterin/vek/vek32"
 
 // dot is the inner product used everywhere in the package. It is vek32.Dot,
-// which runs an AVX2 kernel when the CPU has one and falls back to Go code
-// otherwise. BenchmarkDot (dot_test.go) compares it with dotUnrolled; on the
-// 2-core AVX-512 reference machine vek32 was 3-5× faster at 64-512 dims.
+// which runs an AVX2+FMA kernel when the CPU has one and falls back to Go
+// code otherwise. BenchmarkDot (bench_test.go) compares it with dotUnrolled
+// on the 2-core reference machine (ns per dot, vek32 vs unrolled): 64-d 7.3
+// vs 47, 100-d 10.4 vs 51, 384-d 20 vs 193, 512-d 23 vs 793 (a shared, noisy
+// machine: an earlier run gave 22, 31, 167 and 269 ns for the loop).
 func dot(a, b []float32) float32 {
 	return vek32.Dot(a, b)
 }

@@ -84,9 +84,10 @@ func (h *HNSW) searchLayer(q []float32, ep cand, ef, l int, admit func(uint32) b
 		}
 		s.buf = h.readLinks(c.id, l, s.buf)
 		// Keep the unvisited neighbours, then touch each one's vector
-		// before scoring any: the independent loads overlap their cache
-		// misses (Go has no prefetch instruction; hnswlib uses
-		// _mm_prefetch for the same purpose).
+		// before scoring any, so that their cache misses overlap (Go has
+		// no prefetch instruction; hnswlib uses _mm_prefetch). Measured
+		// on 150k GloVe vectors, interleaved A/B: inserts 4 % and
+		// searches 2 % faster.
 		next := s.buf[:0]
 		for _, nb := range s.buf {
 			if s.visit[nb] != s.gen {
@@ -202,7 +203,7 @@ func dedupKeys(keys []Key) []Key {
 	return out
 }
 
-// touch reads one float from each listed vector so that their cache misses
+// touch reads one float of each listed vector so that their cache misses
 // are in flight together; the sum is kept so the loads are not elided.
 func (s *scratch) touch(h *HNSW, ids []uint32) {
 	var sum float32
