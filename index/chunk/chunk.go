@@ -34,8 +34,9 @@ const (
 // it next to the options and re-chunk its files when it changes.
 //
 // Version 2 added Document.Links and made '(' a valid character before an
-// inline #tag.
-const Version = 2
+// inline #tag. Version 3 added Chunk.OwnLine (a PDF chunk's page is that of
+// its own text, not of the overlap it repeats).
+const Version = 3
 
 // ErrInvalidUTF8 is returned when the source is not valid UTF-8.
 var ErrInvalidUTF8 = errors.New("chunk: source is not valid UTF-8")
@@ -127,4 +128,8 @@ type Chunk struct {
 	Parent  int      // index into Document.Parents
 	Heading []string // same as its parent's heading path
 	Text    string   // exactly string(src[Start:End])
+	// OwnLine is the first line of the chunk's own text, after the overlap
+	// carried over from the previous chunk (LineStart when there is none):
+	// where the chunk's new text begins, e.g. for its PDF page.
+	OwnLine int
 }

@@ -153,6 +153,7 @@ func (b *builder) emitChildren(pi int, path []string) {
 			Parent:  pi,
 			Heading: path,
 			Text:    string(b.src[start:p.e]),
+			OwnLine: b.li.line(p.s) + 1,
 		})
 		prevStart = start
 	}

@@ -38,9 +38,14 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 		if err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}
-		cctx, cancel := context.WithTimeout(ctx, p.spec.Timeout)
+		deadline := time.Now().Add(p.spec.Timeout)
+		cctx, cancel := context.WithDeadline(ctx, deadline)
 		err = fn(cctx, inst)
-		timedOut := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+		// gRPC may return DeadlineExceeded (the plugin reset the stream at
+		// the deadline it was sent) a moment before cctx's own timer fires:
+		// the clock, not cctx.Err, says whether the call ran out of time.
+		timedOut := err != nil && ctx.Err() == nil &&
+			(errors.Is(cctx.Err(), context.DeadlineExceeded) || !time.Now().Before(deadline))
 		cancel()
 		switch {
 		case err == nil:
