@@ -75,6 +75,10 @@ func New(cfg *config.Config, log *slog.Logger) (*Daemon, error) {
 // shutdown returns nil.
 func (d *Daemon) Run(ctx context.Context) error {
 	dataDir := filepath.Join(d.cfg.Daemon.DataDir, "index")
+	// Loading the index and the start-up pass run under a soft memory
+	// limit (memory.go).
+	restoreMemory := sync.OnceFunc(limitStartupMemory())
+	defer restoreMemory()
 	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: index.BM25{
 		K1: d.cfg.Index.K1, B: d.cfg.Index.B,
 		TitleWeight: d.cfg.Index.TitleWeight, HeadingWeight: d.cfg.Index.HeadingWeight,
@@ -131,7 +135,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 			watchers[name] = started{w, err}
 		}
 	}
-	d.queue.push(&job{trigger: triggerStartup})
+	startup := &job{trigger: triggerStartup}
+	d.queue.push(startup)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	d.log.Info("ragd started", "socket", d.cfg.Daemon.Socket, "data_dir", d.cfg.Daemon.DataDir,
@@ -149,6 +154,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-startup.done:
+		case <-workCtx.Done():
+		}
+		restoreMemory()
+	}()
 	if d.embedding != nil {
 		wg.Add(1)
 		go func() { defer wg.Done(); d.embedding.run(workCtx) }()

@@ -142,14 +142,14 @@ func (s *Store) Dump(w io.Writer) error {
 			id := idFromKey(k)
 			for ord := 0; ord < d.Doc.Chunks; ord++ {
 				var c Chunk
-				if err := getJSON(txn, chunkKey(nsChunk, id, uint32(ord)), &c); err != nil {
+				if err := getRecord(txn, chunkKey(nsChunk, id, uint32(ord)), func(v []byte) error { return decodeChunk(v, &c) }); err != nil {
 					return err
 				}
 				d.Chunks = append(d.Chunks, c)
 			}
 			for ord := 0; ord < d.Doc.Parents; ord++ {
 				var p Parent
-				if err := getJSON(txn, chunkKey(nsParent, id, uint32(ord)), &p); err != nil {
+				if err := getRecord(txn, chunkKey(nsParent, id, uint32(ord)), func(v []byte) error { return decodeParent(v, &p) }); err != nil {
 					return err
 				}
 				d.Parents = append(d.Parents, p)
@@ -166,7 +166,11 @@ func (s *Store) Dump(w io.Writer) error {
 				d.Meta, d.Headings = f.chunks, f.headings
 			}
 			if it, err := txn.Get(docChildPrefix(nsGraph, id)); err == nil {
-				if d.Graph, err = it.ValueCopy(nil); err != nil {
+				var g graphRecord
+				if err := it.Value(func(v []byte) error { return decodeGraph(v, &g) }); err != nil {
+					return fmt.Errorf("graph of %s: %w", id, err)
+				}
+				if d.Graph, err = json.Marshal(&g); err != nil {
 					return err
 				}
 			}
@@ -208,10 +212,14 @@ func (s *Store) Dump(w io.Writer) error {
 	return nil
 }
 
-func getJSON(txn *badger.Txn, key []byte, v any) error {
+// getRecord decodes the value of key with decode.
+func getRecord(txn *badger.Txn, key []byte, decode func([]byte) error) error {
 	it, err := txn.Get(key)
 	if err != nil {
 		return fmt.Errorf("%q: %w", key, err)
 	}
-	return it.Value(func(b []byte) error { return json.Unmarshal(b, v) })
+	if err := it.Value(decode); err != nil {
+		return fmt.Errorf("%q: %w", key, err)
+	}
+	return nil
 }

@@ -40,6 +40,13 @@ type forward struct {
 	headings [][]string  // heading path of each parent section
 }
 
+// Record encodings. Every value but the document record (JSON, read by
+// people in dumps) is binary: varints, strings as a length and bytes. The
+// first versions stored JSON, which for the chunk and graph records was a
+// third of their size in field names and quoting, and the most expensive
+// thing to encode and decode. The decoders never trust a length: a corrupt
+// record gives errCorrupt, not a panic or a huge allocation.
+
 func appendUvarints(b []byte, vs ...uint32) []byte {
 	for _, v := range vs {
 		b = binary.AppendUvarint(b, uint64(v))
@@ -47,19 +54,157 @@ func appendUvarints(b []byte, vs ...uint32) []byte {
 	return b
 }
 
+func appendInts(b []byte, vs ...int) []byte {
+	for _, v := range vs {
+		b = binary.AppendVarint(b, int64(v))
+	}
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ss)))
+	for _, s := range ss {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+// reader decodes a record; after the first error every read returns zero
+// values and ok reports false.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) u32() uint32 {
+	v := r.uvarint()
+	if v > 1<<32-1 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	return uint32(v)
+}
+
+func (r *reader) int() int {
+	v, n := binary.Varint(r.b)
+	if n <= 0 || v != int64(int(v)) {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+// count reads a number of items that each take at least one byte.
+func (r *reader) count() int {
+	v := r.uvarint()
+	if v > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || n > len(r.b) {
+		r.bad, r.b = true, nil
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) byte() byte {
+	if len(r.b) == 0 {
+		r.bad = true
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *reader) string() string { return string(r.bytes(r.count())) }
+
+func (r *reader) strings() []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = r.string()
+	}
+	return ss
+}
+
+// done reports whether the record decoded cleanly and completely.
+func (r *reader) done() error {
+	if r.bad || len(r.b) != 0 {
+		return errCorrupt
+	}
+	return nil
+}
+
+// The postings block: the number of distinct terms; per term (sorted) the
+// length of the prefix it shares with the previous term, the rest of its
+// bytes, the number of its postings and per posting the ordinal (a zigzag
+// delta from the previous one) and body tf<<2 | title?<<1 | heading?,
+// followed by the title and heading tfs that are not zero; then per chunk
+// its field lengths, parent, line range and text hash (8 bytes); then the
+// heading path of each parent.
+
 func encodeForward(f *forward) []byte {
 	size := 8 + len(f.chunks)*20
 	for i, t := range f.terms {
-		size += len(t) + 2 + len(f.postings[i])*5
+		size += len(t)/2 + 3 + len(f.postings[i])*2
 	}
 	b := make([]byte, 0, size)
 	b = binary.AppendUvarint(b, uint64(len(f.terms)))
+	prev := ""
 	for i, t := range f.terms {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
+		shared := 0
+		for shared < len(t) && shared < len(prev) && t[shared] == prev[shared] {
+			shared++
+		}
+		b = binary.AppendUvarint(b, uint64(shared))
+		b = appendString(b, t[shared:])
+		prev = t
 		b = binary.AppendUvarint(b, uint64(len(f.postings[i])))
+		last := int64(0)
 		for _, p := range f.postings[i] {
-			b = appendUvarints(b, p.ord, p.title, p.head, p.body)
+			b = binary.AppendVarint(b, int64(p.ord)-last)
+			last = int64(p.ord)
+			flags := uint64(p.body) << 2
+			if p.title > 0 {
+				flags |= 2
+			}
+			if p.head > 0 {
+				flags |= 1
+			}
+			b = binary.AppendUvarint(b, flags)
+			if p.title > 0 {
+				b = binary.AppendUvarint(b, uint64(p.title))
+			}
+			if p.head > 0 {
+				b = binary.AppendUvarint(b, uint64(p.head))
+			}
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.chunks)))
@@ -69,92 +214,73 @@ func encodeForward(f *forward) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.headings)))
 	for _, h := range f.headings {
-		b = binary.AppendUvarint(b, uint64(len(h)))
-		for _, s := range h {
-			b = binary.AppendUvarint(b, uint64(len(s)))
-			b = append(b, s...)
-		}
+		b = appendStrings(b, h)
 	}
 	return b
 }
 
-func decodeForward(b []byte) (*forward, error) {
-	next := func() (uint64, bool) {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return 0, false
-		}
-		b = b[n:]
-		return v, true
-	}
-	nt, ok := next()
-	if !ok || nt > uint64(len(b)) {
-		return nil, errCorrupt
-	}
-	f := &forward{terms: make([]string, 0, nt), postings: make([][]posting, 0, nt)}
-	var v [4]uint64
-	for i := uint64(0); i < nt; i++ {
-		l, ok := next()
-		if !ok || l > uint64(len(b)) {
+func decodeForward(v []byte) (*forward, error) {
+	r := &reader{b: v}
+	nt := r.count()
+	f := &forward{terms: make([]string, nt), postings: make([][]posting, nt)}
+	// All postings in one slice, cut per term at the end (appending may
+	// move it meanwhile).
+	counts := make([]int, nt)
+	flat := make([]posting, 0, len(v)/3)
+	var term []byte
+	for i := 0; i < nt && !r.bad; i++ {
+		shared := r.uvarint()
+		if shared > uint64(len(term)) {
 			return nil, errCorrupt
 		}
-		f.terms = append(f.terms, string(b[:l]))
-		b = b[l:]
-		np, ok := next()
-		if !ok || np > uint64(len(b)) {
-			return nil, errCorrupt
-		}
-		ps := make([]posting, np)
-		for j := range ps {
-			for k := range v {
-				if v[k], ok = next(); !ok || v[k] > 1<<32-1 {
-					return nil, errCorrupt
-				}
+		term = append(term[:shared], r.bytes(r.count())...)
+		f.terms[i] = string(term)
+		np := r.count()
+		counts[i] = np
+		last := int64(0)
+		for j := 0; j < np && !r.bad; j++ {
+			d, n := binary.Varint(r.b)
+			if n <= 0 || last+d < 0 || last+d > 1<<32-1 {
+				return nil, errCorrupt
 			}
-			ps[j] = posting{uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[3])}
+			r.b = r.b[n:]
+			last += d
+			flags := r.uvarint()
+			if flags>>2 > 1<<32-1 {
+				return nil, errCorrupt
+			}
+			p := posting{ord: uint32(last), body: uint32(flags >> 2)}
+			if flags&2 != 0 {
+				p.title = r.u32()
+			}
+			if flags&1 != 0 {
+				p.head = r.u32()
+			}
+			flat = append(flat, p)
 		}
-		f.postings = append(f.postings, ps)
 	}
-	nc, ok := next()
-	if !ok || nc > uint64(len(b)) {
+	if r.bad {
 		return nil, errCorrupt
 	}
-	f.chunks = make([]chunkMeta, nc)
+	off := 0
+	for i, n := range counts {
+		f.postings[i] = flat[off : off+n : off+n]
+		off += n
+	}
+	f.chunks = make([]chunkMeta, r.count())
 	for i := range f.chunks {
-		var v [6]uint64
-		for j := range v {
-			if v[j], ok = next(); !ok || v[j] > 1<<32-1 {
-				return nil, errCorrupt
-			}
+		c := &f.chunks[i]
+		c.title, c.head, c.body, c.parent, c.lineStart, c.lineEnd = r.u32(), r.u32(), r.u32(), r.u32(), r.u32(), r.u32()
+		if h := r.bytes(8); h != nil {
+			c.hash = binary.BigEndian.Uint64(h)
 		}
-		if len(b) < 8 {
-			return nil, errCorrupt
-		}
-		f.chunks[i] = chunkMeta{fieldLens{uint32(v[0]), uint32(v[1]), uint32(v[2])},
-			uint32(v[3]), uint32(v[4]), uint32(v[5]), binary.BigEndian.Uint64(b)}
-		b = b[8:]
 	}
-	nh, ok := next()
-	if !ok || nh > uint64(len(b)) {
-		return nil, errCorrupt
-	}
-	f.headings = make([][]string, nh)
+	f.headings = make([][]string, r.count())
 	for i := range f.headings {
-		n, ok := next()
-		if !ok || n > uint64(len(b)) {
-			return nil, errCorrupt
-		}
-		for j := uint64(0); j < n; j++ {
-			l, ok := next()
-			if !ok || l > uint64(len(b)) {
-				return nil, errCorrupt
-			}
-			f.headings[i] = append(f.headings[i], string(b[:l]))
-			b = b[l:]
-		}
+		f.headings[i] = r.strings()
 	}
-	if len(b) != 0 {
-		return nil, errCorrupt
+	if err := r.done(); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

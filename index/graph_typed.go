@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -251,7 +250,7 @@ func (m *memIndex) typedStats() (typed, facts int, problem string) {
 // typed entity, and every fact relates entities the note mentions.
 func checkGraphRecord(d *Document, v []byte) error {
 	var g graphRecord
-	if err := json.Unmarshal(v, &g); err != nil {
+	if err := decodeGraph(v, &g); err != nil {
 		return fmt.Errorf("%s/%s: graph record: %w", d.Vault, d.Path, err)
 	}
 	mentioned := map[string]bool{}

@@ -153,6 +153,7 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 				if err := p.encode(); err != nil {
 					p = Failed(p.Doc, "cannot encode: "+err.Error())
 				}
+				p.dropText()
 				out <- p
 			}
 		}()
@@ -192,6 +193,7 @@ func (s *Store) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncRe
 			}
 			opt.Progress.Done.Add(int64(len(batch)))
 		}
+		clear(batch) // the committed documents can be collected now
 		batch = batch[:0]
 		return err
 	}

@@ -13,10 +13,10 @@ import (
 //	m/stats                      collection statistics (JSON Stats)
 //	p/<vault>\x00<path>          → DocID (8 bytes): path index
 //	d/<doc:8>                    → Document (JSON)
-//	c/<doc:8><ord:4>             → Chunk (JSON), child chunks
-//	a/<doc:8><ord:4>             → Parent (JSON), parent sections
-//	g/<doc:8>                    → the doc's graph record (JSON): the names it
-//	                               answers to and its relations (graph.go)
+//	c/<doc:8><ord:4>             → Chunk (binary, codec_chunk.go), child chunks
+//	a/<doc:8><ord:4>             → Parent (binary, codec_chunk.go), parent sections
+//	g/<doc:8>                    → the doc's graph record (binary, codec_graph.go):
+//	                               the names it answers to and its relations (graph.go)
 //	f/<doc:8>                    → the doc's postings block: for each distinct
 //	                               term, per chunk (ord, title tf, heading tf,
 //	                               body tf); then per-chunk field lengths

@@ -48,28 +48,28 @@ func (p *Prepared) encode() error {
 	if e.doc, err = json.Marshal(&p.Doc); err != nil {
 		return err
 	}
+	e.chunks = make([][]byte, len(p.Chunks))
 	for i := range p.Chunks {
-		b, err := json.Marshal(&p.Chunks[i])
-		if err != nil {
-			return err
-		}
-		e.chunks = append(e.chunks, b)
+		e.chunks[i] = encodeChunk(&p.Chunks[i])
 	}
+	e.parents = make([][]byte, len(p.Parents))
 	for i := range p.Parents {
-		b, err := json.Marshal(&p.Parents[i])
-		if err != nil {
-			return err
-		}
-		e.parents = append(e.parents, b)
+		e.parents[i] = encodeParent(&p.Parents[i])
 	}
 	if p.Doc.Status == StatusOK {
 		e.fwd = encodeForward(&p.fwd)
-		if e.graph, err = json.Marshal(&p.graph); err != nil {
-			return err
-		}
+		e.graph = encodeGraph(&p.graph)
 	}
 	p.enc = e
 	return nil
+}
+
+// dropText releases the chunk texts once encoded: the stored bytes hold
+// them, so a batch waiting for its transaction does not keep them twice.
+func (p *Prepared) dropText() {
+	for i := range p.Chunks {
+		p.Chunks[i].Text = ""
+	}
 }
 
 // Failed returns a Prepared that records the file as skipped with reason
@@ -128,11 +128,8 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 			Ref: ChunkRef{Ord: ord}, Parent: uint32(c.Parent), Heading: c.Heading,
 			Start: c.Start, End: c.End, LineStart: c.LineStart, LineEnd: c.LineEnd,
 			Tokens: int(l.body), Hash: hex.EncodeToString(sum[:16]), Text: c.Text,
-			Page: pageOf(doc.Pages, c.LineStart),
+			Page: pageOf(doc.Pages, max(c.LineStart, c.OwnLine)),
 		})
-	}
-	if cap(b.buf) > 1<<16 {
-		b.buf = nil
 	}
 	p.fwd.terms, p.fwd.postings = b.finish()
 	p.graph = buildGraph(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd, p.Chunks)

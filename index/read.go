@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -31,7 +30,7 @@ func (s *Store) Chunks(refs []ChunkRef) ([]Chunk, error) {
 			if err != nil {
 				return err
 			}
-			if err := it.Value(func(v []byte) error { return json.Unmarshal(v, &out[i]) }); err != nil {
+			if err := it.Value(func(v []byte) error { return decodeChunk(v, &out[i]) }); err != nil {
 				return fmt.Errorf("index: chunk %s: %w", r, err)
 			}
 			out[i].Ref = r
@@ -54,7 +53,7 @@ func (s *Store) Parent(doc DocID, ord uint32) (Parent, bool, error) {
 			return err
 		}
 		found = true
-		return it.Value(func(v []byte) error { return json.Unmarshal(v, &p) })
+		return it.Value(func(v []byte) error { return decodeParent(v, &p) })
 	})
 	return p, found, err
 }

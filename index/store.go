@@ -19,18 +19,24 @@ import (
 // schemaVersion is bumped whenever the key layout or a record encoding
 // changes; a store with another version is rebuilt from the vaults.
 // 2: graph records (g/); 3: graph stems; 4: chunk hashes in f/; 5: typed
-// entity mentions and facts from a model in g/, enrichment cache (y/).
-const schemaVersion = 5
+// entity mentions and facts from a model in g/, enrichment cache (y/); 6:
+// binary chunk, parent and graph records and a denser postings block
+// (codec.go, codec_chunk.go, codec_graph.go).
+const schemaVersion = 6
 
 // valueThreshold sends every value of at least this many bytes — chunk
 // records, postings blocks, graph and document records, vectors — to
 // Badger's value log, leaving keys, value pointers and small values in the
-// LSM tree. Memtables then fill about six times slower (a cold index of a
+// LSM tree. Memtables then fill about nine times slower (a cold index of a
 // 15 MB vault fits in one, so it is never flushed or compacted during the
-// pass, and no table builders or tables are held), which took ~80 MB off the
+// pass, and no table builders or tables are held), which took ~90 MB off the
 // peak memory of a cold start. The price is garbage in the value log when
 // notes change: gcValueLog reclaims it.
 const valueThreshold = 256
+
+// valueLogFileSize is the size at which Badger starts a new value log file
+// (a variable for tests); only full files are garbage collected.
+var valueLogFileSize int64 = 64 << 20
 
 // vlogGCInterval is how often the value log's garbage is collected.
 const vlogGCInterval = 10 * time.Minute
@@ -91,7 +97,7 @@ func Open(opts Options) (*Store, error) {
 		WithNumLevelZeroTables(2).
 		WithNumLevelZeroTablesStall(8).
 		WithNumCompactors(2).
-		WithValueLogFileSize(64 << 20).
+		WithValueLogFileSize(valueLogFileSize).
 		WithCompression(options.None).
 		WithBlockCacheSize(0).
 		WithIndexCacheSize(16 << 20).
@@ -246,7 +252,7 @@ func (s *Store) load() error {
 				return nil
 			}
 			var g graphRecord
-			if err := json.Unmarshal(v, &g); err != nil {
+			if err := decodeGraph(v, &g); err != nil {
 				return fmt.Errorf("index: graph of %s: %w", id, err)
 			}
 			m.graph.add(id, d.vault, d.path, d.title, &g)

@@ -1,0 +1,116 @@
+package index
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"testing"
+)
+
+func sampleChunk() Chunk {
+	return Chunk{Parent: 3, Heading: []string{"Title", "Sub ✓"}, Start: 120, End: 1320, LineStart: 7, LineEnd: 31,
+		Tokens: 180, Hash: "00ff3a9c0d1e2f30405060708090a0b0", Text: "Some \"text\"\nwith\x00 bytes", Page: 2}
+}
+
+func sampleGraph() graphRecord {
+	return graphRecord{
+		Names: []string{"notes/a", "a"},
+		Stems: []string{"a note"},
+		Relations: []Relation{
+			{Type: RelLinksTo, Target: "b", Raw: "B", Heading: "H", Block: "x1", Alias: "the b", Chunk: -1, Line: 0,
+				Start: 10, End: 16, Confidence: 1, Provenance: "wikilink"},
+			{Type: RelTagged, Target: "#t/x", Raw: "t/x", Chunk: 0, Line: 3, Start: 40, End: 44, Confidence: 1,
+				Provenance: "tag", Stem: "t x"},
+			{Type: RelMentions, Target: "@ada", Raw: "Ada", Field: "PERSON", Chunk: 2, Line: 9, Confidence: 0.75,
+				Provenance: ProvenanceModel, Stem: "ada"},
+			{Type: "custom", Target: "c", Raw: "c", Confidence: math.Inf(1), Provenance: "elsewhere"},
+		},
+		Facts: []Fact{{Subject: "@ada", Predicate: "wrote", Object: "@notes", Chunk: 2, Line: 9, Confidence: 0.5}},
+	}
+}
+
+func TestRecordCodecsRoundTrip(t *testing.T) {
+	chunks := []Chunk{sampleChunk(), {Hash: "not hex", Text: ""}, {Hash: "00FF3A9C0D1E2F30405060708090A0B0"}, {}}
+	for _, c := range chunks {
+		var got Chunk
+		if err := decodeChunk(encodeChunk(&c), &got); err != nil || !reflect.DeepEqual(got, c) {
+			t.Errorf("chunk %+v\ndecoded %+v, %v", c, got, err)
+		}
+	}
+	for _, p := range []Parent{{Heading: []string{"A", ""}, Start: 5, End: 900, LineStart: 2, LineEnd: 40}, {}} {
+		var got Parent
+		if err := decodeParent(encodeParent(&p), &got); err != nil || !reflect.DeepEqual(got, p) {
+			t.Errorf("parent %+v\ndecoded %+v, %v", p, got, err)
+		}
+	}
+	for _, g := range []graphRecord{sampleGraph(), {}} {
+		var got graphRecord
+		if err := decodeGraph(encodeGraph(&g), &got); err != nil || !reflect.DeepEqual(got, g) {
+			t.Errorf("graph %+v\ndecoded %+v, %v", g, got, err)
+		}
+	}
+	f := forward{
+		terms:    []string{"alpha", "alphabet", "b", "β"},
+		postings: [][]posting{{{0, 1, 0, 2}, {4, 1, 0, 0}}, {{1, 0, 3, 1 << 31}}, {{9, 0, 0, 1}, {2, 0, 0, 1}}, {{0, 0, 0, 1}}},
+		chunks:   []chunkMeta{{fieldLens{1, 2, 3}, 0, 1, 4, 1<<64 - 1}, {fieldLens{}, 1, 5, 5, 0}},
+		headings: [][]string{nil, {"H1", "H2"}},
+	}
+	got, err := decodeForward(encodeForward(&f))
+	if err != nil || !reflect.DeepEqual(*got, f) {
+		t.Errorf("forward %+v\ndecoded %+v, %v", f, got, err)
+	}
+}
+
+// Every truncation and many corruptions of a record are reported, never a
+// panic.
+func TestRecordDecodersRejectCorruptValues(t *testing.T) {
+	c, g := sampleChunk(), sampleGraph()
+	f := forward{terms: []string{"a", "b"}, postings: [][]posting{{{0, 1, 0, 2}}, {{0, 0, 0, 1}}},
+		chunks: []chunkMeta{{fieldLens{1, 0, 3}, 0, 1, 2, 7}}, headings: [][]string{{"H"}}}
+	decoders := map[string]struct {
+		enc    []byte
+		decode func([]byte) error
+		tail   bool // the value ends with free text: truncations may decode
+	}{
+		"chunk":   {encodeChunk(&c), func(v []byte) error { var c Chunk; return decodeChunk(v, &c) }, true},
+		"parent":  {encodeParent(&Parent{Heading: []string{"x"}, End: 3}), func(v []byte) error { var p Parent; return decodeParent(v, &p) }, false},
+		"graph":   {encodeGraph(&g), func(v []byte) error { var g graphRecord; return decodeGraph(v, &g) }, false},
+		"forward": {encodeForward(&f), func(v []byte) error { _, err := decodeForward(v); return err }, false},
+	}
+	for name, d := range decoders {
+		for n := 0; n < len(d.enc); n++ {
+			if err := d.decode(d.enc[:n]); err == nil && !d.tail {
+				t.Errorf("%s truncated to %d of %d bytes decoded", name, n, len(d.enc))
+			} else if err != nil && !errors.Is(err, errCorrupt) {
+				t.Errorf("%s truncated to %d: %v", name, n, err)
+			}
+		}
+		for i := range d.enc {
+			for _, b := range []byte{0, 0x7f, 0x80, 0xff} {
+				v := append([]byte(nil), d.enc...)
+				v[i] = b
+				d.decode(v) // must not panic
+			}
+		}
+	}
+}
+
+func FuzzDecodeRecords(f *testing.F) {
+	c, g := sampleChunk(), sampleGraph()
+	f.Add(encodeChunk(&c))
+	f.Add(encodeGraph(&g))
+	f.Add(encodeForward(&forward{terms: []string{"a"}, postings: [][]posting{{{0, 1, 2, 3}}}, chunks: []chunkMeta{{}}}))
+	f.Fuzz(func(t *testing.T, v []byte) {
+		var c Chunk
+		var p Parent
+		var g graphRecord
+		decodeChunk(v, &c)
+		decodeParent(v, &p)
+		decodeGraph(v, &g)
+		if fw, err := decodeForward(v); err == nil {
+			if got, err := decodeForward(encodeForward(fw)); err != nil || !reflect.DeepEqual(got, fw) {
+				t.Fatalf("forward does not round-trip: %+v vs %+v (%v)", fw, got, err)
+			}
+		}
+	})
+}
