@@ -238,7 +238,28 @@ func (e *embedding) status() *ipc.VectorStatus {
 }
 
 // rerankAdapter lets the query engine call a reranker plugin.
-type rerankAdapter struct{ r plugins.Reranker }
+type rerankAdapter struct {
+	r    plugins.Reranker
+	once *sync.Once
+	meta *bool
+}
+
+func newRerankAdapter(r plugins.Reranker) rerankAdapter {
+	return rerankAdapter{r: r, once: new(sync.Once), meta: new(bool)}
+}
+
+// MetadataOnly asks the plugin once whether it reads candidate text; when
+// it cannot say, text is sent.
+func (a rerankAdapter) MetadataOnly() bool {
+	a.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if info, err := a.r.RerankerInfo(ctx); err == nil {
+			*a.meta = info.MetadataOnly
+		}
+	})
+	return *a.meta
+}
 
 func (a rerankAdapter) Rerank(ctx context.Context, q string, cs []query.Candidate) ([]float64, error) {
 	in := make([]plugins.Candidate, len(cs))

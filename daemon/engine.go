@@ -49,7 +49,7 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 			mgr.Close()
 			return nil, fmt.Errorf("plugins: %w", err)
 		}
-		eng = eng.WithReranker(rerankAdapter{r})
+		eng = eng.WithReranker(newRerankAdapter(r))
 	}
 	d.engine = eng
 	return mgr, nil

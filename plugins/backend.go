@@ -140,6 +140,9 @@ type RerankerInfo struct {
 	Name    string
 	Version string
 	Model   string // "" for heuristic rerankers
+	// MetadataOnly says the reranker does not read Candidate.Text, so the
+	// host need not load or send it.
+	MetadataOnly bool
 }
 
 // Candidate is one retrieved chunk offered to a reranker.

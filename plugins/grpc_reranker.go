@@ -54,7 +54,7 @@ func (c *RerankerClient) RerankerInfo(ctx context.Context) (RerankerInfo, error)
 	if err != nil {
 		return RerankerInfo{}, callErr("info", err)
 	}
-	return RerankerInfo{Name: r.GetName(), Version: r.GetVersion(), Model: r.GetModel()}, nil
+	return RerankerInfo{Name: r.GetName(), Version: r.GetVersion(), Model: r.GetModel(), MetadataOnly: r.GetMetadataOnly()}, nil
 }
 
 // Rerank sends the query and every candidate in one call.
@@ -97,7 +97,7 @@ func (s *rerankerServer) Info(ctx context.Context, _ *pluginv1.InfoRequest) (*pl
 	if err != nil {
 		return nil, serverErr(err)
 	}
-	return &pluginv1.RerankerInfo{Name: i.Name, Version: i.Version, Model: i.Model}, nil
+	return &pluginv1.RerankerInfo{Name: i.Name, Version: i.Version, Model: i.Model, MetadataOnly: i.MetadataOnly}, nil
 }
 
 func (s *rerankerServer) Rerank(ctx context.Context, req *pluginv1.RerankRequest) (*pluginv1.RerankResponse, error) {

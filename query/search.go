@@ -59,6 +59,19 @@ type Reranker interface {
 	Rerank(ctx context.Context, query string, cands []Candidate) ([]float64, error)
 }
 
+// MetadataReranker is a Reranker that may say it does not read
+// Candidate.Text (a heuristic one): the engine then loads text only for
+// the results it returns.
+type MetadataReranker interface {
+	Reranker
+	MetadataOnly() bool
+}
+
+func needsText(r Reranker) bool {
+	m, ok := r.(MetadataReranker)
+	return !ok || !m.MetadataOnly()
+}
+
 // Modes.
 const (
 	ModeHybrid  = "hybrid"
@@ -195,16 +208,21 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 		return resp, nil
 	}
 	reranking := e.reranker != nil && e.opt.RerankDepth > 0 && !req.NoRerank
+	textLoaded := false
 	if reranking {
-		// The reranker sees the head of the fused list, with text.
+		// The reranker sees the head of the fused list, with text unless
+		// it scores from metadata alone.
 		cands = cands[:min(len(cands), max(e.opt.RerankDepth, req.K))]
-		if cands, err = e.loadText(cands); err != nil {
-			return nil, err
+		if needsText(e.reranker) {
+			if cands, err = e.loadText(cands); err != nil {
+				return nil, err
+			}
+			textLoaded = true
 		}
 		cands = e.rerank(ctx, plan, cands, resp)
 	}
 	cands = e.denoise(cands)
-	if !reranking && !req.NoText {
+	if !textLoaded && !req.NoText {
 		// A few spare candidates replace chunks whose document changed
 		// since ranking.
 		if len(cands) > req.K+4 {

@@ -92,7 +92,7 @@ func (r *Reranker) Configure(_ context.Context, opts plugins.Options) error {
 
 // RerankerInfo names the reranker.
 func (r *Reranker) RerankerInfo(context.Context) (plugins.RerankerInfo, error) {
-	return plugins.RerankerInfo{Name: "heuristic", Version: Version}, nil
+	return plugins.RerankerInfo{Name: "heuristic", Version: Version, MetadataOnly: true}, nil
 }
 
 // Rerank returns one score per candidate, in input order.

@@ -25,10 +25,14 @@ const (
 )
 
 type RerankerInfo struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Version       string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	Model         string                 `protobuf:"bytes,3,opt,name=model,proto3" json:"model,omitempty"` // "" for heuristic rerankers
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Name    string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Version string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
+	Model   string                 `protobuf:"bytes,3,opt,name=model,proto3" json:"model,omitempty"` // "" for heuristic rerankers
+	// metadata_only: the reranker scores from title, heading, path, score and
+	// modification time alone, so the host may send candidates without their
+	// text (cheaper). false, the default, means it needs the text.
+	MetadataOnly  bool `protobuf:"varint,4,opt,name=metadata_only,json=metadataOnly,proto3" json:"metadata_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -82,6 +86,13 @@ func (x *RerankerInfo) GetModel() string {
 		return x.Model
 	}
 	return ""
+}
+
+func (x *RerankerInfo) GetMetadataOnly() bool {
+	if x != nil {
+		return x.MetadataOnly
+	}
+	return false
 }
 
 type Candidate struct {
@@ -284,11 +295,12 @@ var File_ragd_plugin_v1_reranker_proto protoreflect.FileDescriptor
 
 const file_ragd_plugin_v1_reranker_proto_rawDesc = "" +
 	"\n" +
-	"\x1dragd/plugin/v1/reranker.proto\x12\x0eragd.plugin.v1\x1a\x1bragd/plugin/v1/common.proto\"R\n" +
+	"\x1dragd/plugin/v1/reranker.proto\x12\x0eragd.plugin.v1\x1a\x1bragd/plugin/v1/common.proto\"w\n" +
 	"\fRerankerInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
-	"\x05model\x18\x03 \x01(\tR\x05model\"\xc4\x01\n" +
+	"\x05model\x18\x03 \x01(\tR\x05model\x12#\n" +
+	"\rmetadata_only\x18\x04 \x01(\bR\fmetadataOnly\"\xc4\x01\n" +
 	"\tCandidate\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x12\n" +
