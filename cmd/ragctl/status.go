@@ -125,11 +125,15 @@ func pluginSummary(ps []ipc.PluginStatus) string {
 	if len(ps) == 0 {
 		return ""
 	}
-	running := 0
+	running, idle := 0, 0
 	var bad []string
 	for _, p := range ps {
-		if p.State == ipc.PluginRunning {
+		switch p.State {
+		case ipc.PluginRunning:
 			running++
+			continue
+		case ipc.PluginIdle:
+			idle++
 			continue
 		}
 		s := fmt.Sprintf("%s %s", p.Name, p.State)
@@ -139,6 +143,9 @@ func pluginSummary(ps []ipc.PluginStatus) string {
 		bad = append(bad, s)
 	}
 	out := fmt.Sprintf("%d of %d running", running, len(ps))
+	if idle > 0 {
+		out += fmt.Sprintf(", %d idle until first needed", idle)
+	}
 	if len(bad) > 0 {
 		out += "; " + strings.Join(bad, "; ") + " (ragctl plugins)"
 	}
