@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ragd/ragd/ipc"
+)
+
+// fakeBackend answers with canned data and records searches.
+type fakeBackend struct {
+	mu       sync.Mutex
+	searches []ipc.SearchRequest
+	results  []ipc.Result
+	reindex  *ipc.ReindexResponse
+	// reindexDelay makes Reindex take that long, for progress displays.
+	reindexDelay time.Duration
+	// statuses are answered in turn, the last one repeatedly; sampleStatus
+	// when empty.
+	statuses []*ipc.StatusResponse
+	runs     []ipc.Run
+	runLimit int // the limit of the last Runs call
+	// events are sent to each subscriber, and the stream then ends if
+	// closeEvents is set (as when the daemon shuts down).
+	events      []ipc.Event
+	closeEvents bool
+	// graph answers graph queries by query name (empty answers for the
+	// others); graphs records the requests.
+	graph  map[string]*ipc.GraphResponse
+	graphs []ipc.GraphRequest
+}
+
+func (f *fakeBackend) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.searches = append(f.searches, req)
+	if len(req.Vaults) == 1 && req.Vaults[0] == "nope" {
+		return nil, ipc.NotFound("no vault named %q", "nope")
+	}
+	// Like the daemon, answer an empty list (not null) when nothing matches.
+	results := append([]ipc.Result{}, f.results...)
+	return &ipc.SearchResponse{Query: req.Query, Results: results, TookMS: 0.25}, nil
+}
+
+func (f *fakeBackend) Status(ctx context.Context) (*ipc.StatusResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.statuses) == 0 {
+		return sampleStatus(), nil
+	}
+	st := f.statuses[0]
+	if len(f.statuses) > 1 {
+		f.statuses = f.statuses[1:]
+	}
+	return st, nil
+}
+
+func (f *fakeBackend) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.ReindexResponse, error) {
+	f.mu.Lock()
+	delay := f.reindexDelay
+	f.mu.Unlock()
+	select {
+	case <-time.After(delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.reindex != nil {
+		return f.reindex, nil
+	}
+	return &ipc.ReindexResponse{Done: req.Wait, Vaults: []ipc.ReindexResult{{Vault: "notes", Indexed: 3, Unchanged: 10}}}, nil
+}
+
+func (f *fakeBackend) Runs(ctx context.Context, limit int) (*ipc.RunsResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runLimit = limit
+	return &ipc.RunsResponse{Runs: f.runs[:min(limit, len(f.runs))]}, nil
+}
+
+func (f *fakeBackend) Graph(ctx context.Context, req ipc.GraphRequest) (*ipc.GraphResponse, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.graphs = append(f.graphs, req)
+	if g := f.graph[req.Query]; g != nil {
+		resp := *g
+		resp.Query = req.Query
+		return &resp, nil
+	}
+	return &ipc.GraphResponse{Query: req.Query}, nil
+}
+
+func (f *fakeBackend) Subscribe() (<-chan ipc.Event, func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ch := make(chan ipc.Event, len(f.events))
+	for _, ev := range f.events {
+		ch <- ev
+	}
+	if f.closeEvents {
+		close(ch)
+	}
+	return ch, func() {}
+}
+
+func (f *fakeBackend) lastSearch() ipc.SearchRequest {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.searches) == 0 {
+		return ipc.SearchRequest{}
+	}
+	return f.searches[len(f.searches)-1]
+}
+
+// shortDir is a temporary directory short enough for a socket path.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ragd-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// serveFake serves ipc.NewHandler(f) on a real Unix socket and returns its
+// path.
+func serveFake(t *testing.T, f *fakeBackend) string {
+	t.Helper()
+	sock := filepath.Join(shortDir(t), "ragd.sock")
+	log := slog.New(slog.DiscardHandler)
+	ln, err := ipc.Listen(sock, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: ipc.NewHandler(f, log), ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		srv.Close()
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return sock
+}
+
+// isolate keeps run from finding the user's socket or configuration.
+func isolate(t *testing.T) string {
+	dir := shortDir(t)
+	t.Setenv("RAGD_SOCKET", filepath.Join(dir, "env.sock"))
+	t.Setenv("RAGD_CONFIG", filepath.Join(dir, "missing.toml"))
+	return dir
+}
+
+// runCmd runs ragctl with args, stdout not a terminal.
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runCmdUntil(t, false, nil, args...)
+}
+
+// runCmdUntil runs ragctl with args, stdout a terminal if tty is set. If
+// until is not nil, the context is cancelled (like SIGINT) as soon as
+// until(stdout so far) holds; the test fails if that never happens.
+func runCmdUntil(t *testing.T, tty bool, until func(stdout string) bool, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	out := &cancelWriter{until: until, cancel: cancel}
+	var errb bytes.Buffer
+	code = run(ctx, args, out, &errb, tty)
+	if until != nil && !out.met {
+		t.Errorf("%q: the expected output never came: %q (stderr %q)", args, out.String(), errb.String())
+	}
+	return code, out.String(), errb.String()
+}
+
+// cancelWriter collects output and calls cancel once until holds for it.
+// It does not embed the buffer, whose WriteString would bypass Write.
+type cancelWriter struct {
+	buf    bytes.Buffer
+	until  func(string) bool
+	cancel context.CancelFunc
+	met    bool
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	n, err := w.buf.Write(p)
+	if w.until != nil && !w.met && w.until(w.buf.String()) {
+		w.met = true
+		w.cancel()
+	}
+	return n, err
+}
+
+func (w *cancelWriter) String() string { return w.buf.String() }
