@@ -206,7 +206,7 @@ const (
 	GraphBacklinks  = "backlinks"  // note=NOTE: links pointing at a note
 	GraphLinks      = "links"      // note=NOTE: links a note holds
 	GraphNeighbors  = "neighbors"  // entity=NOTE|#tag, hops=N
-	GraphEntities   = "entities"   // type=note|tag (optional)
+	GraphEntities   = "entities"   // type=note|tag|person|… (optional)
 	GraphUnresolved = "unresolved" // links to notes that do not exist
 )
 
@@ -217,7 +217,7 @@ type GraphRequest struct {
 	Note   string `json:"note,omitempty"`   // path, file name or alias
 	Entity string `json:"entity,omitempty"` // a note or "#tag"
 	Hops   int    `json:"hops,omitempty"`   // neighbors: 1 (default) to 3
-	Type   string `json:"type,omitempty"`   // entities: "note" or "tag"
+	Type   string `json:"type,omitempty"`   // entities: "note", "tag" or a model-found type ("person", …)
 	Limit  int    `json:"limit,omitempty"`  // at most this many rows (default 1000)
 }
 
@@ -244,7 +244,7 @@ type GraphLink struct {
 	Resolved    []string `json:"resolved,omitempty"` // notes it points at; empty = unresolved
 }
 
-// GraphEntity is a note or tag.
+// GraphEntity is a note, a tag or a typed entity found by a model.
 type GraphEntity struct {
 	Vault    string   `json:"vault"`
 	Type     string   `json:"type"` // note, tag

@@ -58,7 +58,7 @@ var completionSpecs = map[string]cmdSpec{
 		flags: []flagSpec{
 			{name: "vault", arg: argAny, usage: "only this vault"},
 			{name: "hops", arg: argAny, usage: "neighbors: how many links away (1-3)"},
-			{name: "type", arg: argWords, usage: "entities: note or tag", words: []string{"note", "tag"}},
+			{name: "type", arg: argWords, usage: "entities: note, tag, or a model-found type (person, organization, …)", words: []string{"note", "tag", "person", "organization", "product", "place", "event", "concept"}},
 			{name: "limit", arg: argAny, usage: "at most this many rows"},
 			{name: "json", usage: "print JSON"},
 			socketFlag,

@@ -13,7 +13,7 @@ import (
 const graphUsage = `usage: ragctl graph backlinks NOTE      links pointing at a note
        ragctl graph links NOTE          links a note holds
        ragctl graph neighbors ENTITY    notes and tags near a note or #tag [-hops N]
-       ragctl graph entities            notes and tags, most referenced first [-type note|tag]
+       ragctl graph entities            notes, tags and typed entities, most referenced first [-type note|tag|person|…]
        ragctl graph unresolved          links to notes that do not exist
 flags: -vault V  -json  -limit N`
 
@@ -28,7 +28,7 @@ func runGraph(ctx context.Context, e *env, args []string) int {
 	fs := e.flags("graph " + sub)
 	vault := fs.String("vault", "", "only this vault")
 	hops := fs.Int("hops", 1, "neighbors: how many links away (1-3)")
-	typ := fs.String("type", "", "entities: note or tag")
+	typ := fs.String("type", "", "entities: note, tag, or a model-found type (person, organization, …)")
 	limit := fs.Int("limit", 0, "at most this many rows")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := fs.Parse(args[1:]); err != nil {
