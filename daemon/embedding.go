@@ -11,7 +11,6 @@ import (
 	"github.com/ragd/ragd/index/vector"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/plugins"
-	"github.com/ragd/ragd/query"
 )
 
 // embedding runs the vector side: it embeds the chunks that have no vector
@@ -29,13 +28,18 @@ type embedding struct {
 	info    plugins.EmbedderInfo
 	sig     string // signature of info, once known
 	lastErr string
-	gcDue   bool
+	// maintained is when dead vectors were last collected and the
+	// snapshot written (the worker goroutine's own).
+	maintained time.Time
 
 	floor        float64 // calibrated vector similarity floor (calibrate.go)
 	calibratedAt int     // vectors in the index when it was measured
 }
 
-const embedBatch = 64
+const (
+	embedBatch    = 64
+	maintainEvery = 10 * time.Minute
+)
 
 func newEmbedding(d *Daemon, name string, emb plugins.Embedder) *embedding {
 	return &embedding{d: d, name: name, emb: emb, wake: make(chan struct{}, 1)}
@@ -117,7 +121,6 @@ func (e *embedding) drain(ctx context.Context) error {
 	if _, err := e.learn(ctx); err != nil {
 		return err
 	}
-	did := false
 	for ctx.Err() == nil {
 		sig, pend, _ := e.d.store.PendingVectors(4 * embedBatch)
 		if len(pend) == 0 {
@@ -129,11 +132,14 @@ func (e *embedding) drain(ctx context.Context) error {
 				return err
 			}
 			pend = pend[n:]
-			did = true
 		}
 	}
-	if did || e.gcDue {
-		e.gcDue = false
+	// Collecting dead vectors and writing the snapshot cost time in the
+	// size of the index, not of the change: done at most every
+	// maintainEvery (and the snapshot at close), never per saved note. A
+	// crash meanwhile costs only a catch-up from Badger at the next start.
+	if ctx.Err() == nil && time.Since(e.maintained) >= maintainEvery {
+		e.maintained = time.Now()
 		if n, err := e.d.store.CollectVectors(); err != nil {
 			return err
 		} else if n > 0 {
@@ -235,37 +241,4 @@ func (e *embedding) status() *ipc.VectorStatus {
 		out.Index = "hnsw"
 	}
 	return out
-}
-
-// rerankAdapter lets the query engine call a reranker plugin.
-type rerankAdapter struct {
-	r    plugins.Reranker
-	once *sync.Once
-	meta *bool
-}
-
-func newRerankAdapter(r plugins.Reranker) rerankAdapter {
-	return rerankAdapter{r: r, once: new(sync.Once), meta: new(bool)}
-}
-
-// MetadataOnly asks the plugin once whether it reads candidate text; when
-// it cannot say, text is sent.
-func (a rerankAdapter) MetadataOnly() bool {
-	a.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if info, err := a.r.RerankerInfo(ctx); err == nil {
-			*a.meta = info.MetadataOnly
-		}
-	})
-	return *a.meta
-}
-
-func (a rerankAdapter) Rerank(ctx context.Context, q string, cs []query.Candidate) ([]float64, error) {
-	in := make([]plugins.Candidate, len(cs))
-	for i, c := range cs {
-		in[i] = plugins.Candidate{ID: c.ID, Text: c.Text, Path: c.Path, Vault: c.Vault, Title: c.Title,
-			Heading: c.Heading, Score: c.Score, Modified: c.Modified}
-	}
-	return a.r.Rerank(ctx, q, in)
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"sync"
+	"time"
 
+	"github.com/ragd/ragd/plugins"
 	"github.com/ragd/ragd/plugins/host"
 	"github.com/ragd/ragd/query"
 )
@@ -83,8 +86,6 @@ func (d *Daemon) queryOptions() query.Options {
 	return opt
 }
 
-func (d *Daemon) engineNow() *query.Engine { return d.engine }
-
 func (e *embedding) lastError() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -95,4 +96,35 @@ func (e *embedding) lastError() string {
 		return "the embedder has not answered yet"
 	}
 	return ""
+}
+
+// rerankAdapter lets the query engine call a reranker plugin.
+type rerankAdapter struct {
+	r    plugins.Reranker
+	once sync.Once
+	meta bool
+}
+
+func newRerankAdapter(r plugins.Reranker) *rerankAdapter { return &rerankAdapter{r: r} }
+
+// MetadataOnly asks the plugin once whether it reads candidate text; when
+// it cannot say, text is sent.
+func (a *rerankAdapter) MetadataOnly() bool {
+	a.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if info, err := a.r.RerankerInfo(ctx); err == nil {
+			a.meta = info.MetadataOnly
+		}
+	})
+	return a.meta
+}
+
+func (a *rerankAdapter) Rerank(ctx context.Context, q string, cs []query.Candidate) ([]float64, error) {
+	in := make([]plugins.Candidate, len(cs))
+	for i, c := range cs {
+		in[i] = plugins.Candidate{ID: c.ID, Text: c.Text, Path: c.Path, Vault: c.Vault, Title: c.Title,
+			Heading: c.Heading, Score: c.Score, Modified: c.Modified}
+	}
+	return a.r.Rerank(ctx, q, in)
 }

@@ -42,7 +42,7 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 	if err := d.checkScope(req.Vaults, req.Channels, req.Weights); err != nil {
 		return nil, err
 	}
-	res, err := d.engineNow().Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
+	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
 		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank})
 	if err != nil {
@@ -80,24 +80,22 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 // suggestions adds the daemon's knowledge (offline vaults, embedding
 // backlog) to the engine's suggestions.
 func (d *Daemon) suggestions(res *query.Response) []string {
-	out := res.Suggestions
 	if res.Grounded {
-		out = nil
-	}
-	for i, ch := range res.Degraded {
-		if res.Grounded {
+		// Answered: only say what the answer lacked.
+		var out []string
+		for i, ch := range res.Degraded {
 			out = append(out, fmt.Sprintf("%s channel unavailable: %s", ch, res.DegradedWhy[i]))
 		}
+		return out
 	}
-	if !res.Grounded {
-		d.mu.Lock()
-		for _, vs := range d.vaults {
-			if !vs.online {
-				out = append(out, fmt.Sprintf("vault %q is offline (%s): its newest notes may be missing", vs.cfg.Name, vs.cfg.Path))
-			}
+	out := res.Suggestions // the engine's already name degraded channels
+	d.mu.Lock()
+	for _, vs := range d.vaults {
+		if !vs.online {
+			out = append(out, fmt.Sprintf("vault %q is offline (%s): its newest notes may be missing", vs.cfg.Name, vs.cfg.Path))
 		}
-		d.mu.Unlock()
 	}
+	d.mu.Unlock()
 	return out
 }
 
@@ -114,7 +112,7 @@ func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.Cont
 	if err := d.checkScope(req.Vaults, nil, nil); err != nil {
 		return nil, err
 	}
-	res, err := d.engineNow().Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
+	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, Mode: req.Mode})
 	if err != nil {
 		return nil, ipc.BadRequest("%v", err)
@@ -153,7 +151,7 @@ func (d *Daemon) Similar(ctx context.Context, req ipc.SimilarRequest) (*ipc.Simi
 	if err != nil {
 		return nil, err
 	}
-	notes, degraded, err := d.engineNow().Similar(ctx, d.store, vault, rel, req.K)
+	notes, degraded, err := d.engine.Similar(ctx, d.store, vault, rel, req.K)
 	if errors.Is(err, query.ErrNotIndexed) {
 		return nil, ipc.NotFound("%s is not indexed in vault %q", rel, vault)
 	}

@@ -134,17 +134,17 @@ func (s *Store) ChunkVectors(vault, path string) ([][]float32, error) {
 	if sp == nil {
 		return nil, ErrNoVectors
 	}
+	doc, err := s.Document(vault, path)
+	if err != nil || doc == nil {
+		return nil, err
+	}
 	m := s.mem
 	m.mu.RLock()
 	var hashes []uint64
-	for _, d := range m.docs {
-		if d.vault != vault || d.path != path {
-			continue
-		}
+	if d := m.docs[doc.ID]; d != nil {
 		for _, slot := range d.slots {
 			hashes = append(hashes, m.slots[slot].hash)
 		}
-		break
 	}
 	m.mu.RUnlock()
 	return s.readVectors(sp.id, hashes)
@@ -152,14 +152,13 @@ func (s *Store) ChunkVectors(vault, path string) ([][]float32, error) {
 
 // VectorStats describes the vector side for status.
 type VectorStats struct {
-	Active    string // signature
-	Building  string // signature being built, if any
-	Vectors   int    // in the active space
-	Built     int    // in the space being built
-	Pending   int    // live chunk texts without a vector in the target space
-	Dims      int
-	Note      string
-	Snapshots string
+	Active   string // signature
+	Building string // signature being built, if any
+	Vectors  int    // in the active space
+	Built    int    // in the space being built
+	Pending  int    // live chunk texts without a vector in the target space
+	Dims     int
+	Note     string
 }
 
 // VectorStats reports the vector side.

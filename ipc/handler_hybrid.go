@@ -30,7 +30,7 @@ func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
 	defer cancel()
-	resp, err := h.hybrid().Context(ctx, req)
+	resp, err := h.b.Context(ctx, req)
 	h.reply(w, r, resp, err)
 }
 
@@ -54,18 +54,16 @@ func (h *handler) similar(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
 	defer cancel()
-	resp, err := h.hybrid().Similar(ctx, req)
+	resp, err := h.b.Similar(ctx, req)
 	h.reply(w, r, resp, err)
 }
 
 func (h *handler) plugins(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
 	defer cancel()
-	resp, err := h.hybrid().Plugins(ctx)
+	resp, err := h.b.Plugins(ctx)
 	h.reply(w, r, resp, err)
 }
-
-func (h *handler) hybrid() HybridBackend { return h.b }
 
 // DecodeContextRequest reads and checks a /v1/context body.
 func DecodeContextRequest(body io.Reader) (ContextRequest, error) {

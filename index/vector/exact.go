@@ -120,15 +120,6 @@ func (e *Exact) neighbors(cs []cand) []Neighbor {
 	return out
 }
 
-// each calls fn for every stored key and vector (read lock held).
-func (e *Exact) each(fn func(Key, []float32)) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	for i, key := range e.keys {
-		fn(key, e.vecs[i*e.dims:(i+1)*e.dims])
-	}
-}
-
 // Save writes a snapshot of the index.
 func (e *Exact) Save(w io.Writer) error {
 	e.mu.RLock()
