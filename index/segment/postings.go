@@ -1,0 +1,177 @@
+package segment
+
+// postIter walks a term's chunk postings in chunk order, and, on request,
+// each posting's body positions.
+type postIter struct {
+	d     decoder
+	pos   decoder
+	left  uint64
+	chunk uint32
+	body  uint32
+	head  uint32
+	// posPending is how many position varints of the current posting have
+	// not been read: they are skipped before the next posting's.
+	posPending uint32
+}
+
+func (s *Segment) postings(e termEntry) postIter {
+	p, q := s.sec[secPostings], s.sec[secPositions]
+	if e.postOff > uint64(len(p)) || e.posOf > uint64(len(q)) {
+		return postIter{}
+	}
+	return postIter{d: decoder{b: p[e.postOff:]}, pos: decoder{b: q[e.posOf:]}, left: e.nPost}
+}
+
+// next advances to the next posting; false at the end (or on corruption).
+func (it *postIter) next() bool {
+	if it.left == 0 || it.d.bad {
+		return false
+	}
+	it.left--
+	it.skipPositions()
+	it.chunk += it.d.u32()
+	v := it.d.uvarint()
+	it.body, it.head = uint32(v>>1), 0
+	if v&1 != 0 {
+		it.head = it.d.u32()
+	}
+	it.posPending = it.body
+	return !it.d.bad
+}
+
+// skipPositions skips the positions of the current posting not yet read.
+func (it *postIter) skipPositions() {
+	for ; it.posPending > 0; it.posPending-- {
+		b := it.pos.b
+		i := 0
+		for i < len(b) && b[i] >= 0x80 {
+			i++
+		}
+		if i >= len(b) {
+			it.pos.bad, it.pos.b = true, nil
+			it.posPending = 0
+			return
+		}
+		it.pos.b = b[i+1:]
+	}
+}
+
+// positions appends the current posting's body positions to dst. It may
+// be called once per posting.
+func (it *postIter) positions(dst []uint32) []uint32 {
+	last := uint32(0)
+	for ; it.posPending > 0; it.posPending-- {
+		last += it.pos.u32()
+		if it.pos.bad {
+			it.posPending = 0
+			break
+		}
+		dst = append(dst, last)
+	}
+	return dst
+}
+
+// notePost walks a term's note postings.
+type noteIter struct {
+	d    decoder
+	left uint64
+	note uint32
+	tf   [NoteFields]uint32
+}
+
+func (s *Segment) notePostings(e termEntry) noteIter {
+	p := s.sec[secNotePosts]
+	if e.noteOff > uint64(len(p)) {
+		return noteIter{}
+	}
+	return noteIter{d: decoder{b: p[e.noteOff:]}, left: e.nNote}
+}
+
+func (it *noteIter) next() bool {
+	if it.left == 0 || it.d.bad {
+		return false
+	}
+	it.left--
+	it.note += it.d.u32()
+	if len(it.d.b) == 0 {
+		it.d.bad = true
+		return false
+	}
+	mask := it.d.b[0]
+	it.d.b = it.d.b[1:]
+	for f := range NoteFields {
+		it.tf[f] = 0
+		if mask&(1<<f) != 0 {
+			it.tf[f] = it.d.u32()
+		}
+	}
+	return !it.d.bad
+}
+
+// anchorIter walks a term's anchor postings.
+type anchorIter struct {
+	d         decoder
+	left      uint64
+	source    uint32
+	key       uint32
+	link, ctx uint32
+}
+
+func (s *Segment) anchorPostings(e termEntry) anchorIter {
+	p := s.sec[secAnchorPosts]
+	if e.anchorOff > uint64(len(p)) {
+		return anchorIter{}
+	}
+	return anchorIter{d: decoder{b: p[e.anchorOff:]}, left: e.nAnchor}
+}
+
+func (it *anchorIter) next() bool {
+	if it.left == 0 || it.d.bad {
+		return false
+	}
+	it.left--
+	it.source += it.d.u32()
+	it.key, it.link, it.ctx = it.d.u32(), it.d.u32(), it.d.u32()
+	return !it.d.bad
+}
+
+// multiIter walks the chunk postings of a query word's variants (usually
+// one) as one list: a chunk holding two variants is one posting with their
+// frequencies summed.
+type multiIter struct {
+	its   []postIter
+	live  []bool
+	chunk uint32
+	body  uint32
+	head  uint32
+}
+
+func newMultiIter(s *Segment, es []termEntry) *multiIter {
+	m := &multiIter{its: make([]postIter, len(es)), live: make([]bool, len(es))}
+	for i, e := range es {
+		m.its[i] = s.postings(e)
+		m.live[i] = m.its[i].next()
+	}
+	return m
+}
+
+func (m *multiIter) next() bool {
+	first := true
+	for i := range m.its {
+		if m.live[i] && (first || m.its[i].chunk < m.chunk) {
+			m.chunk, first = m.its[i].chunk, false
+		}
+	}
+	if first {
+		return false
+	}
+	m.body, m.head = 0, 0
+	for i := range m.its {
+		if m.live[i] && m.its[i].chunk == m.chunk {
+			m.body += m.its[i].body
+			m.head += m.its[i].head
+			m.live[i] = m.its[i].next()
+		}
+	}
+	return true
+}

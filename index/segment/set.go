@@ -1,0 +1,318 @@
+package segment
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Options configure a Set.
+type Options struct {
+	// Dir holds the flushed segments and the manifest.
+	Dir string
+	// FlushBytes is the size of in-memory segments at which they are
+	// merged and written to disk (default 8 MiB).
+	FlushBytes int64
+	// MergeFactor is how many segments of one size tier are merged into
+	// one (default 8).
+	MergeFactor int
+	// MaxSegmentBytes bounds the size of a segment made by merging
+	// (default 256 MiB).
+	MaxSegmentBytes int64
+	// FlushAfter flushes in-memory segments this long after the last
+	// change even when they are small, so a restart replays little
+	// (default 30 s).
+	FlushAfter time.Duration
+	Logger     *slog.Logger
+	// OnFlush is called from the background loop after a manifest covering
+	// every change up to seq is durable (the store then drops its journal
+	// up to seq).
+	OnFlush func(seq uint64)
+}
+
+func (o *Options) setDefaults() {
+	if o.FlushBytes <= 0 {
+		o.FlushBytes = 8 << 20
+	}
+	if o.MergeFactor < 2 {
+		o.MergeFactor = 8
+	}
+	if o.MaxSegmentBytes <= 0 {
+		o.MaxSegmentBytes = 256 << 20
+	}
+	if o.FlushAfter <= 0 {
+		o.FlushAfter = 30 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// memMergeAt is how many in-memory segments are merged into one (each
+// Apply makes one).
+const memMergeAt = 8
+
+// Set is the live lexical index. Apply and the background loop change it;
+// any number of readers hold Views.
+//
+// Lock order: mu only; it is never held across I/O (segment files and the
+// manifest are written outside it and published under it).
+type Set struct {
+	opt Options
+
+	mu      sync.Mutex
+	cur     *View
+	seq     uint64 // last change applied
+	mem     map[*Segment]bool
+	memSize int64
+	last    time.Time // last change
+	nextID  uint64    // next segment file number
+	flushed uint64    // seq of the last manifest
+	failed  error     // last background failure (disk full, …), nil when healthy
+
+	wake chan struct{}
+	stop chan struct{}
+	done sync.WaitGroup
+}
+
+// ErrClosed is returned by operations on a closed Set.
+var ErrClosed = errors.New("segment: set closed")
+
+// OpenSet opens the set in opts.Dir: reads the manifest and maps its
+// segments. It returns the sequence number of the last change the
+// segments hold; the caller replays later changes with Apply. A missing
+// manifest gives an empty set at 0; a damaged one an error wrapping
+// ErrCorrupt (the caller rebuilds from its source of truth after Reset).
+func OpenSet(opts Options) (*Set, uint64, error) {
+	opts.setDefaults()
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, 0, fmt.Errorf("segment: create %s: %w", opts.Dir, err)
+	}
+	s := &Set{opt: opts, mem: make(map[*Segment]bool), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	m, err := readManifest(opts.Dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	v := &View{}
+	for _, ms := range m.Segments {
+		seg, err := openFile(filepath.Join(opts.Dir, ms.Name))
+		if err != nil {
+			for _, ss := range v.segs {
+				ss.seg.close()
+			}
+			return nil, 0, fmt.Errorf("%w: segment %s: %v", ErrCorrupt, ms.Name, err)
+		}
+		ss := &segState{seg: seg, live: seg.notes}
+		if len(ms.Deleted) > 0 {
+			ss.del = bitset(nil).clone(seg.notes)
+			for _, i := range ms.Deleted {
+				if i < seg.notes {
+					ss.del.set(i)
+				}
+			}
+			ss.delDF = make(map[uint32]uint32)
+			for _, i := range ms.Deleted {
+				if i < seg.notes {
+					ss.live--
+					seg.forward(i, func(t, df uint32) { ss.delDF[t] += df })
+				}
+			}
+		}
+		v.segs = append(v.segs, ss)
+	}
+	v.stats = statsOf(v.segs)
+	s.seq, s.flushed, s.nextID = m.Seq, m.Seq, m.Next
+	s.publish(v)
+	removeStrays(opts.Dir, m)
+	s.done.Add(1)
+	go s.loop()
+	return s, m.Seq, nil
+}
+
+// statsOf computes a view's statistics from its segments and deletions.
+func statsOf(segs []*segState) Stats {
+	var st Stats
+	for _, ss := range segs {
+		st.addSegment(ss.seg, 1)
+		for i := uint32(0); i < ss.seg.notes; i++ {
+			if ss.deleted(i) {
+				st.addNote(ss.seg, i, -1)
+			}
+		}
+	}
+	return st
+}
+
+// View returns the current view; Release it when done.
+func (s *Set) View() *View {
+	s.mu.Lock()
+	v := s.cur
+	v.acquire()
+	s.mu.Unlock()
+	return v
+}
+
+// publish makes v current (caller holds mu, or is Open). Every segment of
+// v gains a reference; the previous view loses the set's.
+func (s *Set) publish(v *View) {
+	for _, ss := range v.segs {
+		ss.seg.refs.Add(1)
+	}
+	v.refs.Store(1)
+	v.onEnd = func(v *View) {
+		for _, ss := range v.segs {
+			if ss.seg.refs.Add(-1) == 0 {
+				ss.seg.close()
+			}
+		}
+	}
+	old := s.cur
+	s.cur = v
+	if old != nil {
+		old.Release()
+	}
+}
+
+// Seq is the sequence number of the last change applied.
+func (s *Set) Seq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
+}
+
+// Apply removes the notes with the given ids (and any older copy of the
+// notes in puts) and adds puts as a new in-memory segment; seq is the
+// change's sequence number in the store's journal.
+func (s *Set) Apply(seq uint64, deletes []uint64, puts []*Note) {
+	var seg *Segment
+	if len(puts) > 0 {
+		var err error
+		if seg, err = Open(Build(puts)); err != nil {
+			panic("segment: a freshly built segment does not open: " + err.Error())
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.cur.clone()
+	ids := deletes
+	if len(puts) > 0 {
+		ids = make([]uint64, 0, len(deletes)+len(puts))
+		ids = append(ids, deletes...)
+		for _, n := range puts {
+			ids = append(ids, n.ID)
+		}
+	}
+	v.delete(ids)
+	if seg != nil {
+		v.segs = append(v.segs, &segState{seg: seg, live: seg.notes})
+		v.stats.addSegment(seg, 1)
+		s.mem[seg] = true
+		s.memSize += seg.size
+	}
+	if seq > s.seq {
+		s.seq = seq
+	}
+	s.last = time.Now()
+	s.publish(v)
+	if len(s.mem) >= memMergeAt || s.memSize >= s.opt.FlushBytes {
+		s.signal()
+	}
+}
+
+func (s *Set) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// clone copies a view's structure (segment states are shared until
+// changed).
+func (v *View) clone() *View {
+	c := &View{segs: make([]*segState, len(v.segs)), stats: v.stats}
+	copy(c.segs, v.segs)
+	return c
+}
+
+// delete marks the live copies of ids deleted, copying the states it
+// changes.
+func (v *View) delete(ids []uint64) {
+	copied := make(map[int]bool)
+	for _, id := range ids {
+		for k := len(v.segs) - 1; k >= 0; k-- {
+			ss := v.segs[k]
+			i, ok := ss.seg.FindNote(id)
+			if !ok || ss.deleted(i) {
+				continue
+			}
+			if !copied[k] {
+				c := &segState{seg: ss.seg, del: ss.del.clone(ss.seg.notes), live: ss.live,
+					delDF: make(map[uint32]uint32, len(ss.delDF))}
+				for t, n := range ss.delDF {
+					c.delDF[t] = n
+				}
+				v.segs[k], ss, copied[k] = c, c, true
+			}
+			ss.del.set(i)
+			ss.live--
+			ss.seg.forward(i, func(t, df uint32) { ss.delDF[t] += df })
+			v.stats.addNote(ss.seg, i, -1)
+		}
+	}
+}
+
+// Close stops the background loop, writes the in-memory segments to disk
+// and unmaps everything once the last reader is done.
+func (s *Set) Close() error {
+	select {
+	case <-s.stop:
+		return nil
+	default:
+	}
+	close(s.stop)
+	s.done.Wait()
+	err := s.flush(true)
+	s.mu.Lock()
+	old := s.cur
+	s.cur = &View{}
+	s.mu.Unlock()
+	old.Release()
+	return err
+}
+
+// Health reports the last background failure (nil when healthy).
+func (s *Set) Health() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failed
+}
+
+// Info describes the set for status and tests.
+type Info struct {
+	Segments, Memory int   // segments on disk, in memory
+	DiskBytes        int64 // sizes of the segments on disk
+	MemoryBytes      int64
+	Seq, Flushed     uint64
+	Deleted          int // deleted notes not yet merged away
+}
+
+// Info returns the set's shape.
+func (s *Set) Info() Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in := Info{Seq: s.seq, Flushed: s.flushed, MemoryBytes: s.memSize}
+	for _, ss := range s.cur.segs {
+		if s.mem[ss.seg] {
+			in.Memory++
+		} else {
+			in.Segments++
+			in.DiskBytes += ss.seg.size
+		}
+		in.Deleted += int(ss.seg.notes - ss.live)
+	}
+	return in
+}

@@ -1,0 +1,321 @@
+package segment
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"slices"
+)
+
+// writer lays out a segment. Notes and their chunks are added first, in
+// order; then terms, in sorted order, each with its postings; finish
+// returns the segment's bytes.
+type writer struct {
+	sec      [numSections][]byte
+	notes    uint32
+	chunks   uint32
+	terms    uint32
+	sumBody  uint64
+	sumHead  uint64
+	sumTitle uint64
+	sumNote  [NoteFields]uint64
+	ids      []idRow
+	hashes   []hashRow
+	keys     map[string]uint32
+	fwd      []fwdEntry // (note, term, df share), in term order
+
+	// the term being written
+	termStart  [4]int // offsets in postings, positions, notePosts, anchorPosts
+	nPost      uint32
+	nNote      uint32
+	nAnchor    uint32
+	lastChunk  uint32
+	lastNote   uint32
+	lastSource uint32
+	scratch    []byte
+}
+
+type fwdEntry struct {
+	note, term, df uint32
+}
+
+type idRow struct {
+	id   uint64
+	note uint32
+}
+
+type hashRow struct {
+	hash  uint64
+	chunk uint32
+}
+
+func newWriter() *writer { return &writer{keys: make(map[string]uint32)} }
+
+// noteMeta is a note's row and data without its terms.
+type noteMeta struct {
+	id                  uint64
+	vault, path, title  string
+	tags                []string
+	mtime               int64
+	headings            [][]string
+	fieldLen            [NoteFields]uint32
+	firstChunk, nChunks uint32
+}
+
+// addNote appends a note's row and data; its chunks follow with addChunk.
+// It returns the note's number.
+func (w *writer) addNote(m *noteMeta) uint32 {
+	n := w.notes
+	w.notes++
+	d := &w.sec[secNoteData]
+	off := len(*d)
+	*d = appendStr(*d, m.vault)
+	*d = appendStr(*d, m.path)
+	*d = appendStr(*d, m.title)
+	*d = appendStrs(*d, m.tags)
+	*d = binary.AppendUvarint(*d, uint64(len(m.headings)))
+	for _, h := range m.headings {
+		*d = appendStrs(*d, h)
+	}
+	var row [noteRowSize]byte
+	le.PutUint64(row[nrID:], m.id)
+	le.PutUint32(row[nrFirst:], w.chunks)
+	le.PutUint32(row[nrChunks:], m.nChunks)
+	le.PutUint32(row[nrData:], uint32(off))
+	le.PutUint64(row[nrMTime:], uint64(m.mtime))
+	for f := range NoteFields {
+		le.PutUint32(row[nrFields+4*f:], m.fieldLen[f])
+		w.sumNote[f] += uint64(m.fieldLen[f])
+	}
+	w.sec[secNoteRows] = append(w.sec[secNoteRows], row[:]...)
+	w.ids = append(w.ids, idRow{m.id, n})
+	w.sumTitle += uint64(clamp16(m.fieldLen[FieldTitle])) * uint64(m.nChunks)
+	return n
+}
+
+// addChunk appends a chunk row of note, whose title has length title.
+func (w *writer) addChunk(note, title uint32, c *Chunk) uint32 {
+	n := w.chunks
+	w.chunks++
+	var row [chunkRowSize]byte
+	le.PutUint32(row[crNote:], note)
+	le.PutUint16(row[crTitle:], clamp16(title))
+	le.PutUint32(row[crParent:], c.Parent)
+	le.PutUint32(row[crLine0:], c.LineStart)
+	le.PutUint32(row[crLine1:], c.LineEnd)
+	le.PutUint16(row[crBody:], clamp16(c.Body))
+	le.PutUint16(row[crHead:], clamp16(c.Head))
+	le.PutUint64(row[crHash:], c.Hash)
+	w.sec[secChunkRows] = append(w.sec[secChunkRows], row[:]...)
+	w.hashes = append(w.hashes, hashRow{c.Hash, n})
+	w.sumBody += uint64(clamp16(c.Body))
+	w.sumHead += uint64(clamp16(c.Head))
+	return n
+}
+
+// key returns the number of an anchor target key, adding it if new.
+func (w *writer) key(k string) uint32 {
+	if i, ok := w.keys[k]; ok {
+		return i
+	}
+	i := uint32(len(w.keys))
+	w.keys[k] = i
+	w.sec[secKeyOffs] = le.AppendUint32(w.sec[secKeyOffs], uint32(len(w.sec[secKeyData])))
+	w.sec[secKeyData] = appendStr(w.sec[secKeyData], k)
+	return i
+}
+
+// beginTerm starts the postings of the next term (terms come sorted).
+func (w *writer) beginTerm() {
+	w.termStart = [4]int{len(w.sec[secPostings]), len(w.sec[secPositions]), len(w.sec[secNotePosts]), len(w.sec[secAnchorPosts])}
+	w.nPost, w.nNote, w.nAnchor = 0, 0, 0
+	w.lastChunk, w.lastNote, w.lastSource = 0, 0, 0
+}
+
+// posting adds a chunk posting; chunks come in ascending order.
+func (w *writer) posting(chunk, body, head uint32, pos []uint32) {
+	p := &w.sec[secPostings]
+	*p = binary.AppendUvarint(*p, uint64(chunk-w.lastChunk))
+	w.lastChunk = chunk
+	flag := uint64(0)
+	if head > 0 {
+		flag = 1
+	}
+	*p = binary.AppendUvarint(*p, uint64(body)<<1|flag)
+	if head > 0 {
+		*p = binary.AppendUvarint(*p, uint64(head))
+	}
+	if body > 0 {
+		q := &w.sec[secPositions]
+		last := uint32(0)
+		for i := range int(body) {
+			v := uint32(0)
+			if i < len(pos) {
+				v = pos[i]
+			}
+			*q = binary.AppendUvarint(*q, uint64(v-last))
+			last = v
+		}
+	}
+	w.nPost++
+}
+
+// notePosting adds a note posting; notes come in ascending order.
+func (w *writer) notePosting(note uint32, tf *[NoteFields]uint32) {
+	p := &w.sec[secNotePosts]
+	*p = binary.AppendUvarint(*p, uint64(note-w.lastNote))
+	w.lastNote = note
+	mask := byte(0)
+	for f, v := range tf {
+		if v != 0 {
+			mask |= 1 << f
+		}
+	}
+	*p = append(*p, mask)
+	for _, v := range tf {
+		if v != 0 {
+			*p = binary.AppendUvarint(*p, uint64(v))
+		}
+	}
+	w.nNote++
+}
+
+// anchorPosting adds an anchor posting of source note; sources come in
+// ascending order.
+func (w *writer) anchorPosting(source, key, link, ctx uint32) {
+	p := &w.sec[secAnchorPosts]
+	*p = binary.AppendUvarint(*p, uint64(source-w.lastSource))
+	w.lastSource = source
+	*p = binary.AppendUvarint(*p, uint64(key))
+	*p = binary.AppendUvarint(*p, uint64(link))
+	*p = binary.AppendUvarint(*p, uint64(ctx))
+	w.nAnchor++
+}
+
+// noteTerm records that note holds the current term with share df of its
+// df (call between beginTerm and endTerm, notes ascending).
+func (w *writer) noteTerm(note, df uint32) {
+	w.fwd = append(w.fwd, fwdEntry{note, w.terms, df})
+}
+
+// endTerm writes the dictionary entry of the term whose postings were just
+// added.
+func (w *writer) endTerm(text string, df uint64) {
+	if w.nPost == 0 && w.nNote == 0 && w.nAnchor == 0 {
+		for len(w.fwd) > 0 && w.fwd[len(w.fwd)-1].term == w.terms {
+			w.fwd = w.fwd[:len(w.fwd)-1]
+		}
+		return
+	}
+	d := &w.sec[secTermData]
+	w.sec[secTermOffs] = le.AppendUint32(w.sec[secTermOffs], uint32(len(*d)))
+	*d = appendStr(*d, text)
+	*d = binary.AppendUvarint(*d, df)
+	*d = binary.AppendUvarint(*d, uint64(w.nPost))
+	if w.nPost > 0 {
+		*d = binary.AppendUvarint(*d, uint64(w.termStart[0]))
+		*d = binary.AppendUvarint(*d, uint64(w.termStart[1]))
+	}
+	*d = binary.AppendUvarint(*d, uint64(w.nNote))
+	if w.nNote > 0 {
+		*d = binary.AppendUvarint(*d, uint64(w.termStart[2]))
+	}
+	*d = binary.AppendUvarint(*d, uint64(w.nAnchor))
+	if w.nAnchor > 0 {
+		*d = binary.AppendUvarint(*d, uint64(w.termStart[3]))
+	}
+	w.terms++
+}
+
+// finish lays out the header and sections and returns the segment.
+func (w *writer) finish() []byte {
+	slices.SortFunc(w.ids, func(a, b idRow) int {
+		switch {
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return int(a.note) - int(b.note)
+	})
+	for _, r := range w.ids {
+		w.sec[secIDIndex] = le.AppendUint64(w.sec[secIDIndex], r.id)
+		w.sec[secIDIndex] = le.AppendUint32(w.sec[secIDIndex], r.note)
+	}
+	slices.SortFunc(w.hashes, func(a, b hashRow) int {
+		switch {
+		case a.hash < b.hash:
+			return -1
+		case a.hash > b.hash:
+			return 1
+		}
+		return int(a.chunk) - int(b.chunk)
+	})
+	for _, r := range w.hashes {
+		w.sec[secHashIndex] = le.AppendUint64(w.sec[secHashIndex], r.hash)
+		w.sec[secHashIndex] = le.AppendUint32(w.sec[secHashIndex], r.chunk)
+	}
+	w.writeForward()
+	size := headerSize
+	for _, s := range w.sec {
+		size += len(s)
+	}
+	out := make([]byte, headerSize, size)
+	copy(out, magic)
+	le.PutUint32(out[hVersion:], version)
+	le.PutUint32(out[hNotes:], w.notes)
+	le.PutUint32(out[hChunks:], w.chunks)
+	le.PutUint32(out[hTerms:], w.terms)
+	le.PutUint32(out[hKeys:], uint32(len(w.keys)))
+	le.PutUint64(out[hSumBody:], w.sumBody)
+	le.PutUint64(out[hSumHead:], w.sumHead)
+	le.PutUint64(out[hSumTitle:], w.sumTitle)
+	for f := range NoteFields {
+		le.PutUint64(out[hSumNote+8*f:], w.sumNote[f])
+	}
+	off := uint64(headerSize)
+	for i, s := range w.sec {
+		le.PutUint64(out[hSections+16*i:], off)
+		le.PutUint64(out[hSections+16*i+8:], uint64(len(s)))
+		off += uint64(len(s))
+		out = append(out, s...)
+	}
+	le.PutUint32(out[hCRC:], crc32.Checksum(out[headerSize:], castagnoli))
+	return out
+}
+
+// writeForward lays out each note's term list and points its row at it.
+func (w *writer) writeForward() {
+	slices.SortStableFunc(w.fwd, func(a, b fwdEntry) int { return int(a.note) - int(b.note) })
+	rows := w.sec[secNoteRows]
+	f := &w.sec[secForward]
+	k := 0
+	for n := uint32(0); n < w.notes; n++ {
+		le.PutUint32(rows[int(n)*noteRowSize+nrFwd:], uint32(len(*f)))
+		j := k
+		for j < len(w.fwd) && w.fwd[j].note == n {
+			j++
+		}
+		*f = binary.AppendUvarint(*f, uint64(j-k))
+		last := uint32(0)
+		for _, e := range w.fwd[k:j] {
+			*f = binary.AppendUvarint(*f, uint64(e.term-last))
+			*f = binary.AppendUvarint(*f, uint64(e.df))
+			last = e.term
+		}
+		k = j
+	}
+	w.fwd = nil
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendStrs(b []byte, ss []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ss)))
+	for _, s := range ss {
+		b = appendStr(b, s)
+	}
+	return b
+}
