@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/index"
-	"github.com/ragd/ragd/index/vector"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/plugins"
 )
@@ -31,9 +30,6 @@ type embedding struct {
 	// maintained is when dead vectors were last collected and the
 	// snapshot written (the worker goroutine's own).
 	maintained time.Time
-
-	floor        float64 // calibrated vector similarity floor (calibrate.go)
-	calibratedAt int     // vectors in the index when it was measured
 }
 
 const (
@@ -149,7 +145,11 @@ func (e *embedding) drain(ctx context.Context) error {
 			e.d.log.Warn("could not save the vector snapshot", "err", err)
 		}
 	}
-	e.calibrate(ctx)
+	if floor, measured, err := e.d.engine.Calibrate(ctx, e.d.store); err != nil {
+		e.d.log.Warn("could not calibrate the vector similarity floor", "err", err)
+	} else if measured {
+		e.d.log.Info("vector similarity floor calibrated", "floor", floor)
+	}
 	return ctx.Err()
 }
 
@@ -233,12 +233,13 @@ func (e *embedding) status() *ipc.VectorStatus {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := &ipc.VectorStatus{Embedder: e.name, Signature: e.sig, Vectors: st.Vectors, Pending: st.Pending,
-		Reembedding: st.Building != "", Note: st.Note, LastError: e.lastErr, Index: "exact", Floor: e.floor}
+		Reembedding: st.Building != "", Note: st.Note, LastError: e.lastErr, Index: st.Index,
+		Floor: e.d.engine.SimilarityFloor()}
+	if out.Index == "" {
+		out.Index = "exact"
+	}
 	if st.Building != "" {
 		out.Note = fmt.Sprintf("re-embedding for a new embedder signature: %d of %d done; the old vectors serve meanwhile", st.Built, st.Built+st.Pending)
-	}
-	if st.Vectors >= vector.DefaultAutoThreshold {
-		out.Index = "hnsw"
 	}
 	return out
 }

@@ -29,7 +29,11 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 	d.backends = b
 	go mgr.Start(ctx)
 
-	eng := query.NewEngine(d.store).WithOptions(d.queryOptions())
+	roots := make(map[string]string, len(d.cfg.Vaults))
+	for _, v := range d.cfg.Vaults {
+		roots[v.Name] = v.Path
+	}
+	eng := query.NewEngine(d.store).WithOptions(d.queryOptions()).WithVaults(roots)
 	if b.embedName != "" {
 		emb, err := mgr.Embedder(b.embedName)
 		if err != nil {
@@ -38,11 +42,6 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 		}
 		d.embedding = newEmbedding(d, b.embedName, emb)
 		eng = eng.WithEmbedder(d.embedding, func() string { return d.embedding.lastError() })
-		if d.cfg.Search.MinSimilarity == 0 {
-			opt := eng.Options()
-			opt.SimilarityFloor = d.embedding.similarityFloor
-			eng = eng.WithOptions(opt)
-		}
 	} else {
 		eng = eng.WithEmbedder(nil, func() string { return "semantic search is not configured" })
 	}

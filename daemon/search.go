@@ -4,25 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query"
 )
 
 var knownChannels = []string{query.ChannelLexical, query.ChannelVector, query.ChannelGraph}
 
-// checkScope validates the vaults, channels and weights of a request.
-func (d *Daemon) checkScope(vaults, chans []string, weights map[string]float64) error {
-	for _, v := range vaults {
-		if _, ok := d.vaults[v]; !ok {
-			return ipc.NotFound("no vault named %q", v)
-		}
-	}
+// checkScope validates the channels and weights of a request.
+func checkScope(chans []string, weights map[string]float64) error {
 	for ch, w := range weights {
 		if !slices.Contains(knownChannels, ch) || w < 0 || w > 100 {
 			return ipc.BadRequest("bad weight %s=%v: channels are %s, weights 0 to 100", ch, w, strings.Join(knownChannels, ", "))
@@ -39,24 +32,23 @@ func (d *Daemon) checkScope(vaults, chans []string, weights map[string]float64) 
 // Search implements ipc.Backend.
 func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
 	start := time.Now()
-	if err := d.checkScope(req.Vaults, req.Channels, req.Weights); err != nil {
+	if err := checkScope(req.Channels, req.Weights); err != nil {
 		return nil, err
 	}
 	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
 		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank})
 	if err != nil {
-		return nil, ipc.BadRequest("%v", err)
+		return nil, err
 	}
 	resp := &ipc.SearchResponse{Query: req.Query, Results: make([]ipc.Result, 0, len(res.Results)),
 		Grounded: res.Grounded, Degraded: res.Degraded, Suggestions: d.suggestions(res)}
-	stale := d.staleChecker()
 	for _, r := range res.Results {
 		out := ipc.Result{
-			ID: r.Ref.String(), Vault: r.Vault, Path: r.Path, AbsPath: d.absPath(r.Vault, r.Path), Title: r.Title,
+			ID: r.Ref.String(), Vault: r.Vault, Path: r.Path, AbsPath: r.AbsPath, Title: r.Title,
 			LineStart: r.LineStart, LineEnd: r.LineEnd,
 			Heading: strings.Join(r.Heading, " > "), Headings: r.Heading,
-			Score: r.Score, Text: r.Text, Page: r.Page, Stale: stale(r.Vault, r.Path),
+			Score: r.Score, Text: r.Text, Page: r.Page, Stale: r.Stale,
 		}
 		if p := r.Parent; p != nil {
 			out.Parent = &ipc.Parent{LineStart: p.LineStart, LineEnd: p.LineEnd, Heading: strings.Join(p.Heading, " > ")}
@@ -99,43 +91,16 @@ func (d *Daemon) suggestions(res *query.Response) []string {
 	return out
 }
 
-func (d *Daemon) absPath(vault, rel string) string {
-	if vs := d.vaults[vault]; vs != nil {
-		return filepath.Join(vs.cfg.Path, filepath.FromSlash(rel))
-	}
-	return ""
-}
-
 // Context implements ipc.Backend: retrieve, then build the cited block.
 func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.ContextResponse, error) {
 	start := time.Now()
-	if err := d.checkScope(req.Vaults, nil, nil); err != nil {
+	res, block, err := d.engine.Context(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
+		PathPrefix: req.PathPrefix, Mode: req.Mode}, query.ContextOptions{Budget: req.Budget, Style: req.Style})
+	if err != nil {
 		return nil, err
 	}
-	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
-		PathPrefix: req.PathPrefix, Mode: req.Mode})
-	if err != nil {
-		return nil, ipc.BadRequest("%v", err)
-	}
 	resp := &ipc.ContextResponse{Query: req.Query, Grounded: res.Grounded, Degraded: res.Degraded,
-		Citations: []ipc.ContextCitation{}, Suggestions: d.suggestions(res)}
-	hits := make([]query.ContextHit, 0, len(res.Results))
-	stale := d.staleChecker()
-	for _, r := range res.Results {
-		h := query.ContextHit{Vault: r.Vault, Path: r.Path, AbsPath: d.absPath(r.Vault, r.Path),
-			LineStart: r.LineStart, LineEnd: r.LineEnd, Heading: strings.Join(r.Heading, " > "),
-			Text: r.Text, Score: r.Score, Stale: stale(r.Vault, r.Path)}
-		if !h.Stale {
-			// Quote whole lines from the file itself, so a citation's lines
-			// are exactly what the block shows.
-			if text, ok := readLines(h.AbsPath, h.LineStart, h.LineEnd, !index.IsText(r.Path)); ok {
-				h.Text = text
-			}
-		}
-		hits = append(hits, h)
-	}
-	block := query.BuildContext(hits, query.ContextOptions{Budget: req.Budget, Style: req.Style})
-	resp.Context = block.Text
+		Citations: []ipc.ContextCitation{}, Suggestions: d.suggestions(res), Context: block.Text}
 	for _, c := range block.Citations {
 		resp.Citations = append(resp.Citations, ipc.ContextCitation{Vault: c.Vault, Path: c.Path, AbsPath: c.AbsPath,
 			LineStart: c.LineStart, LineEnd: c.LineEnd, Heading: c.Heading, Score: c.Score, Cite: c.Cite, Stale: c.Stale})
@@ -147,7 +112,7 @@ func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.Cont
 // Similar implements ipc.Backend.
 func (d *Daemon) Similar(ctx context.Context, req ipc.SimilarRequest) (*ipc.SimilarResponse, error) {
 	start := time.Now()
-	vault, rel, err := d.resolveNotePath(req.Vault, req.Path)
+	vault, rel, err := d.engine.ResolveNote(req.Vault, req.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -160,47 +125,10 @@ func (d *Daemon) Similar(ctx context.Context, req ipc.SimilarRequest) (*ipc.Simi
 	}
 	resp := &ipc.SimilarResponse{Vault: vault, Path: rel, Notes: []ipc.SimilarNote{}, Degraded: degraded}
 	for _, n := range notes {
-		resp.Notes = append(resp.Notes, ipc.SimilarNote{Vault: n.Vault, Path: n.Path, AbsPath: d.absPath(n.Vault, n.Path),
+		resp.Notes = append(resp.Notes, ipc.SimilarNote{Vault: n.Vault, Path: n.Path, AbsPath: n.AbsPath,
 			Title: n.Title, Score: n.Score, LineStart: n.Best.LineStart, LineEnd: n.Best.LineEnd,
 			Heading: strings.Join(n.Best.Heading, " > "), Why: strings.Join(n.Why, "+")})
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil
-}
-
-// resolveNotePath turns a vault-relative or absolute path into vault and
-// vault-relative path.
-func (d *Daemon) resolveNotePath(vault, p string) (string, string, error) {
-	if filepath.IsAbs(p) {
-		for name, vs := range d.vaults {
-			if vault != "" && name != vault {
-				continue
-			}
-			if rel, err := filepath.Rel(vs.cfg.Path, p); err == nil && !strings.HasPrefix(rel, "..") {
-				return name, filepath.ToSlash(rel), nil
-			}
-		}
-		return "", "", ipc.NotFound("%s is not inside any configured vault", p)
-	}
-	p = strings.TrimPrefix(filepath.ToSlash(p), "./")
-	if vault != "" {
-		if _, ok := d.vaults[vault]; !ok {
-			return "", "", ipc.NotFound("no vault named %q", vault)
-		}
-		return vault, p, nil
-	}
-	var found []string
-	for name := range d.vaults {
-		if doc, err := d.store.Document(name, p); err == nil && doc != nil {
-			found = append(found, name)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return "", "", ipc.NotFound("%s is not indexed in any vault", p)
-	case 1:
-		return found[0], p, nil
-	}
-	slices.Sort(found)
-	return "", "", ipc.BadRequest("%s exists in vaults %s: name one with vault", p, strings.Join(found, ", "))
 }

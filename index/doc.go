@@ -11,7 +11,11 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
+	"os"
 	"time"
 )
 
@@ -110,4 +114,27 @@ func (s *Stats) add(o Stats, sign int64) {
 	s.HeadT += sign * o.HeadT
 	s.BodyT += sign * o.BodyT
 	s.Failed += sign * o.Failed
+}
+
+// Unchanged reports whether the file at abs still holds the bytes d was
+// indexed from: the same size and modification time, or else the same
+// content hash. A file that cannot be read has changed.
+func (d *Document) Unchanged(abs string) bool {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return false
+	}
+	if fi.Size() == d.Size && fi.ModTime().UTC().Equal(d.ModTime) {
+		return true
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == d.Hash
 }

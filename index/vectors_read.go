@@ -159,6 +159,9 @@ type VectorStats struct {
 	Pending  int    // live chunk texts without a vector in the target space
 	Dims     int
 	Note     string
+	// Index is how the active space is searched: "hnsw" (a graph) or
+	// "exact" (a scan, below the size at which the graph pays).
+	Index string
 }
 
 // VectorStats reports the vector side.
@@ -170,6 +173,10 @@ func (s *Store) VectorStats() VectorStats {
 	st := VectorStats{Pending: pending}
 	if sp := v.active; sp != nil {
 		st.Active, st.Vectors, st.Dims, st.Note = sp.sig, len(sp.have), sp.dims, sp.note
+		st.Index = "exact"
+		if g, ok := sp.idx.(interface{ IsGraph() bool }); ok && g.IsGraph() {
+			st.Index = "hnsw"
+		}
 	}
 	if sp := v.building; sp != nil {
 		st.Building, st.Built = sp.sig, len(sp.have)

@@ -11,13 +11,25 @@ import (
 type Error struct {
 	Status  int
 	Message string
+	cause   error // what Errorf wrapped with %w, if anything
 }
 
 func (e *Error) Error() string { return e.Message }
 
-// Errorf returns an *Error with the given status.
+// Unwrap returns the error an Errorf format wrapped with %w.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Errorf returns an *Error with the given status; like fmt.Errorf, %w
+// wraps an error, which errors.Is and errors.As then find.
 func Errorf(status int, format string, args ...any) *Error {
-	return &Error{Status: status, Message: fmt.Sprintf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	e := &Error{Status: status, Message: err.Error()}
+	if errors.Unwrap(err) != nil {
+		e.cause = err
+	} else if u, ok := err.(interface{ Unwrap() []error }); ok && len(u.Unwrap()) > 0 {
+		e.cause = err
+	}
+	return e
 }
 
 // BadRequest returns a 400 *Error.

@@ -28,6 +28,10 @@ type fakeIndex struct {
 	// meta describes documents for MetaFilter.
 	meta     map[[2]string]docMeta
 	embedded map[[2]string]bool
+	// docs are the stored documents (Document).
+	docs map[[2]string]*index.Document
+	// stats are the vector statistics (VectorStats, for calibration).
+	stats index.VectorStats
 
 	mu        sync.Mutex
 	calls     map[string]int
@@ -153,6 +157,12 @@ func (f *fakeIndex) Parent(doc index.DocID, ord uint32) (index.Parent, bool, err
 	p, ok := f.parents[[2]uint64{uint64(doc), uint64(ord)}]
 	return p, ok, nil
 }
+
+func (f *fakeIndex) Document(vault, path string) (*index.Document, error) {
+	return f.docs[[2]string{vault, path}], nil
+}
+
+func (f *fakeIndex) VectorStats() index.VectorStats { return f.stats }
 
 // hit makes a hit on chunk 0 of document doc.
 func hit(doc uint64, vault, path string, score float64) index.Hit {

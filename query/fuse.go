@@ -50,11 +50,9 @@ type Options struct {
 	// when the best lexical score reaches MinBM25 (any lexical match when 0)
 	// or the best vector similarity reaches MinSimilarity. Otherwise no
 	// results are returned.
+	// When MinSimilarity is 0 the floor is the one Engine.Calibrate
+	// measured on the index (the similarity meaningless queries reach).
 	MinBM25, MinSimilarity float64
-	// SimilarityFloor, when MinSimilarity is 0, gives a floor measured on
-	// the index itself (the similarity meaningless queries reach); nil or
-	// 0 means no floor.
-	SimilarityFloor func() float64
 	// Alpha drops candidates whose fused score is under Alpha × the best
 	// (denoising); 0 keeps all.
 	Alpha float64

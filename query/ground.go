@@ -15,18 +15,10 @@ func (e *Engine) groundedBy(lists [nChannels][]index.Hit) bool {
 	if l := lists[channelIndex(ChannelLexical)]; len(l) > 0 && l[0].Score >= e.opt.MinBM25 {
 		return true
 	}
-	if l := lists[channelIndex(ChannelVector)]; len(l) > 0 && l[0].Score >= e.similarityFloor() {
+	if l := lists[channelIndex(ChannelVector)]; len(l) > 0 && l[0].Score >= e.SimilarityFloor() {
 		return true
 	}
 	return len(lists[channelIndex(ChannelGraph)]) > 0
-}
-
-// similarityFloor is the configured floor, else the calibrated one.
-func (e *Engine) similarityFloor() float64 {
-	if e.opt.MinSimilarity != 0 || e.opt.SimilarityFloor == nil {
-		return e.opt.MinSimilarity
-	}
-	return e.opt.SimilarityFloor()
 }
 
 // denoise drops candidates under Alpha × the best score (after rerank when

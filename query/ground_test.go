@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -140,22 +141,51 @@ func TestDenoiseAlpha(t *testing.T) {
 	}
 }
 
-// A calibrated floor applies when MinSimilarity is unset; a configured
-// MinSimilarity wins over it.
+// Calibrate measures the floor as the best similarity of meaningless
+// probes plus a margin; it applies when MinSimilarity is unset, and a
+// configured MinSimilarity wins over it. It is measured again only when
+// the space grew or shrank by a fifth.
 func TestCalibratedSimilarityFloor(t *testing.T) {
+	f := threeChannels() // vector best is 0.9
 	emb := &fakeEmbedder{sig: "s", vec: []float32{1}}
-	search := func(min, calibrated float64) *Response {
-		o := DefaultOptions
-		o.MinSimilarity = min
-		o.SimilarityFloor = func() float64 { return calibrated }
-		return mustSearch(t, NewEngine(threeChannels()).WithOptions(o).WithEmbedder(emb, nil), Request{Text: "garden", K: 5, Mode: ModeVector})
+	e := NewEngine(f).WithEmbedder(emb, nil)
+	search := func(e *Engine) *Response {
+		return mustSearch(t, e, Request{Text: "garden", K: 5, Mode: ModeVector})
 	}
-	// Vector best is 0.9.
-	if r := search(0, 0.5); !r.Grounded {
+	if fl, measured, err := e.Calibrate(context.Background(), f); err != nil || measured || fl != 0 {
+		t.Fatalf("calibrated without vectors: %v %v %v", fl, measured, err)
+	}
+	// The probes' nearest chunk reaches 0.5.
+	f.stats = index.VectorStats{Active: "s", Vectors: 100}
+	vec := f.vec
+	f.vec = []index.Hit{hit(9, "notes", "z.md", 0.5)}
+	fl, measured, err := e.Calibrate(context.Background(), f)
+	if err != nil || !measured || !near(fl, 0.5+calibrationMargin) || !near(e.SimilarityFloor(), fl) {
+		t.Fatalf("Calibrate = %v %v %v, floor %v", fl, measured, err, e.SimilarityFloor())
+	}
+	if n := emb.calls(); n != len(calibrationProbes) {
+		t.Errorf("embedded %d probes, want %d", n, len(calibrationProbes))
+	}
+	f.vec = vec
+	if r := search(e); !r.Grounded {
 		t.Errorf("above the calibrated floor: %+v", r)
 	}
-	notGrounded(t, "under the calibrated floor", search(0, 0.95))
-	if r := search(0.5, 0.95); !r.Grounded {
+	// Probes now reach 0.93: not measured again until the space changes
+	// by a fifth.
+	f.vec = []index.Hit{hit(9, "notes", "z.md", 0.93)}
+	f.stats.Vectors = 119
+	if _, measured, _ := e.Calibrate(context.Background(), f); measured {
+		t.Error("measured again after a small change")
+	}
+	f.stats.Vectors = 120
+	if fl, measured, _ := e.Calibrate(context.Background(), f); !measured || !near(fl, 0.93+calibrationMargin) {
+		t.Errorf("not measured again after growing by a fifth: %v %v", fl, measured)
+	}
+	f.vec = vec
+	notGrounded(t, "under the calibrated floor", search(e))
+	o := DefaultOptions
+	o.MinSimilarity = 0.5
+	if r := search(e.WithOptions(o)); !r.Grounded {
 		t.Errorf("configured MinSimilarity should override the calibration: %+v", r)
 	}
 }

@@ -11,8 +11,12 @@
 //  5. rerank with the configured reranker (rerank.go);
 //  6. safety threshold and denoising, grounded flag and suggestions
 //     (ground.go);
-//  7. context building with merged, cited ranges (context.go,
-//     contextblock.go); "similar notes" for editors (similar.go).
+//  7. citations checked against the files on disk (files.go), context
+//     building with merged, cited ranges (context.go, contextblock.go);
+//     "similar notes" for editors (similar.go).
+//
+// The engine also calibrates the vector channel's similarity floor on the
+// index (calibrate.go) and answers graph queries (graph.go).
 //
 // A channel that cannot answer (no embedder, embedder down) is reported as
 // degraded; the query is answered from the others, never failed.
@@ -38,6 +42,8 @@ type Index interface {
 	MetaFilter(tags []string, after, before time.Time) index.Filter
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
 	Parent(doc index.DocID, ord uint32) (index.Parent, bool, error)
+	// Document is the stored record of a file, nil when it is not indexed.
+	Document(vault, path string) (*index.Document, error)
 }
 
 // QueryEmbedder embeds query text for the vector channel.
@@ -115,6 +121,8 @@ type Result struct {
 	Page      int
 	Parent    *index.Parent // the section the chunk belongs to
 	Explain   *Explain
+	AbsPath   string // the file on disk ("" without WithVaults)
+	Stale     bool   // the file changed since it was indexed
 
 	parent uint32
 }
@@ -156,11 +164,15 @@ type Engine struct {
 	embedder QueryEmbedder
 	embedErr func() string // why there is no embedder ("" when there is one)
 	reranker Reranker
+	cal      *calibration      // shared by copies: the floor measured on the index
+	roots    map[string]string // vault name → root directory (WithVaults)
 }
 
 // NewEngine returns an Engine over ix with the default options and
 // neither embedder nor reranker.
-func NewEngine(ix Index) *Engine { return &Engine{ix: ix, opt: DefaultOptions} }
+func NewEngine(ix Index) *Engine {
+	return &Engine{ix: ix, opt: DefaultOptions, cal: &calibration{}}
+}
 
 // WithOptions returns a copy of e using opt.
 func (e *Engine) WithOptions(opt Options) *Engine { c := *e; c.opt = opt; return &c }
@@ -186,6 +198,9 @@ func (e *Engine) Terms(text string) []string { return e.ix.Analyzer().AppendTerm
 // at most req.K results, best first, with their parents.
 func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := e.checkVaults(req.Vaults); err != nil {
 		return nil, err
 	}
 	plan := ParsePlan(req.Text)
@@ -245,11 +260,16 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	if err := e.attachParents(out); err != nil {
 		return nil, err
 	}
-	resp.Results = out
 	if !resp.Grounded {
-		resp.Results = nil
 		resp.Suggestions = e.suggest(req, plan, resp)
+		return resp, nil
 	}
+	stale := e.staleChecker()
+	for i := range out {
+		out[i].AbsPath = e.absPath(out[i].Vault, out[i].Path)
+		out[i].Stale = stale(out[i].Vault, out[i].Path)
+	}
+	resp.Results = out
 	return resp, nil
 }
 

@@ -23,6 +23,7 @@ type SimilarIndex interface {
 // it best.
 type SimilarNote struct {
 	Vault, Path, Title string
+	AbsPath            string // the file on disk ("" without WithVaults)
 	Score              float64
 	Best               index.Hit
 	Why                []string // "vector", "links", "terms"
@@ -146,6 +147,7 @@ func (e *Engine) Similar(ctx context.Context, six SimilarIndex, vault, p string,
 	out := make([]SimilarNote, 0, len(notes))
 	for _, a := range notes {
 		a.note.Score = a.score
+		a.note.AbsPath = e.absPath(a.note.Vault, a.note.Path)
 		out = append(out, a.note)
 	}
 	sort.Slice(out, func(i, j int) bool {

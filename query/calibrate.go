@@ -1,0 +1,91 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/ragd/ragd/index"
+)
+
+// The vector channel always finds *something*: every query has a nearest
+// chunk. To tell evidence from chance, the engine measures what similarity
+// meaningless queries reach on this index with this embedder, and a query
+// counts as grounded by the vector channel only above that (plus a margin).
+// Measured with the offline embedder on the example vault: gibberish
+// reaches 0.39–0.48 cosine, off-topic questions 0.29–0.41, on-topic ones
+// 0.50–0.68 (docs/architecture.md, "Safety floor"). Options.MinSimilarity
+// overrides the calibration.
+var calibrationProbes = []string{
+	"xqzv blorf", "asdkjh qwpeoi", "zzzz", "lorem ipsum dolor sit amet",
+	"qwerty uiop", "mnbvcx lkjhg poiu", "fjdksla", "blah blah blah",
+}
+
+const calibrationMargin = 0.02
+
+// VectorSpace is what calibration reads of the vector side: the active
+// space's signature and size.
+type VectorSpace interface {
+	VectorStats() index.VectorStats
+}
+
+// calibration is the measured floor, shared by the copies of an Engine.
+type calibration struct {
+	mu    sync.Mutex
+	floor float64 // 0 until measured
+	at    int     // vectors in the space when it was measured
+}
+
+// Calibrate measures the similarity floor when the active space holds
+// vectors of the engine's embedder and the floor is unknown, or the space
+// grew or shrank by a fifth since it was measured. It reports the floor
+// and whether it measured it now.
+func (e *Engine) Calibrate(ctx context.Context, vs VectorSpace) (floor float64, measured bool, err error) {
+	if e.embedder == nil {
+		return 0, false, nil
+	}
+	st := vs.VectorStats()
+	sig := e.embedder.Signature()
+	e.cal.mu.Lock()
+	floor, last := e.cal.floor, e.cal.at
+	e.cal.mu.Unlock()
+	if sig == "" || st.Vectors == 0 || st.Active != sig {
+		return floor, false, nil
+	}
+	if last > 0 && math.Abs(float64(st.Vectors-last)) < 0.2*float64(last) {
+		return floor, false, nil
+	}
+	best := 0.0
+	for _, p := range calibrationProbes {
+		v, err := e.embedder.EmbedQuery(ctx, p)
+		if err != nil {
+			return floor, false, fmt.Errorf("calibrate: embed probe: %w", err)
+		}
+		hs, err := e.ix.VectorSearch(sig, v, 1, nil)
+		if err != nil {
+			return floor, false, fmt.Errorf("calibrate: %w", err)
+		}
+		if len(hs) == 0 {
+			return floor, false, nil
+		}
+		best = max(best, hs[0].Score)
+	}
+	floor = best + calibrationMargin
+	e.cal.mu.Lock()
+	e.cal.floor, e.cal.at = floor, st.Vectors
+	e.cal.mu.Unlock()
+	return floor, true, nil
+}
+
+// SimilarityFloor is the similarity a query's best vector hit must reach
+// to count as evidence: Options.MinSimilarity when set, else the floor
+// Calibrate measured (0 until then).
+func (e *Engine) SimilarityFloor() float64 {
+	if e.opt.MinSimilarity != 0 {
+		return e.opt.MinSimilarity
+	}
+	e.cal.mu.Lock()
+	defer e.cal.mu.Unlock()
+	return e.cal.floor
+}

@@ -1,0 +1,154 @@
+package query
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
+)
+
+// WithVaults returns a copy of e that knows the vaults' root directories
+// (name → absolute path). With them the engine names the vaults a request
+// may use, gives results their absolute path, flags citations whose file
+// changed since indexing, and quotes context lines from the files
+// themselves. Without them (tests) it does none of that.
+func (e *Engine) WithVaults(roots map[string]string) *Engine {
+	c := *e
+	c.roots = roots
+	return &c
+}
+
+// checkVaults fails with a not-found error for a vault that is not
+// configured.
+func (e *Engine) checkVaults(vaults []string) error {
+	if e.roots == nil {
+		return nil
+	}
+	for _, v := range vaults {
+		if _, ok := e.roots[v]; !ok {
+			return ipc.NotFound("no vault named %q", v)
+		}
+	}
+	return nil
+}
+
+// absPath is the file of vault/rel on disk, "" for an unknown vault.
+func (e *Engine) absPath(vault, rel string) string {
+	root, ok := e.roots[vault]
+	if !ok {
+		return ""
+	}
+	return filepath.Join(root, filepath.FromSlash(rel))
+}
+
+// staleChecker returns a function reporting whether a result's file
+// changed since it was indexed (or was removed since the search ranked
+// it), so a citation is flagged rather than silently wrong. Answers are
+// cached for the returned function's lifetime (one request). Without
+// vault roots nothing is stale.
+func (e *Engine) staleChecker() func(vault, rel string) bool {
+	cache := map[[2]string]bool{}
+	return func(vault, rel string) bool {
+		abs := e.absPath(vault, rel)
+		if abs == "" {
+			return false
+		}
+		key := [2]string{vault, rel}
+		if v, ok := cache[key]; ok {
+			return v
+		}
+		doc, err := e.ix.Document(vault, rel)
+		stale := err != nil || doc == nil || !doc.Unchanged(abs)
+		cache[key] = stale
+		return stale
+	}
+}
+
+// ResolveNote turns a note named by a request — a vault-relative or
+// absolute path, with or without its vault — into a vault and a
+// vault-relative path. Without a vault, a relative path must be indexed in
+// exactly one vault.
+func (e *Engine) ResolveNote(vault, p string) (string, string, error) {
+	if filepath.IsAbs(p) {
+		names := make([]string, 0, len(e.roots))
+		for name := range e.roots {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if vault != "" && name != vault {
+				continue
+			}
+			if rel, err := filepath.Rel(e.roots[name], p); err == nil && !strings.HasPrefix(rel, "..") {
+				return name, filepath.ToSlash(rel), nil
+			}
+		}
+		return "", "", ipc.NotFound("%s is not inside any configured vault", p)
+	}
+	p = strings.TrimPrefix(filepath.ToSlash(p), "./")
+	if vault != "" {
+		if err := e.checkVaults([]string{vault}); err != nil {
+			return "", "", err
+		}
+		return vault, p, nil
+	}
+	var found []string
+	for name := range e.roots {
+		doc, err := e.ix.Document(name, p)
+		if err != nil {
+			return "", "", err
+		}
+		if doc != nil {
+			found = append(found, name)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", "", ipc.NotFound("%s is not indexed in any vault", p)
+	case 1:
+		return found[0], p, nil
+	}
+	slices.Sort(found)
+	return "", "", ipc.BadRequest("%s exists in vaults %s: name one with vault", p, strings.Join(found, ", "))
+}
+
+// readLines returns lines from..to (1-based, inclusive) of a text file,
+// joined by "\n". Extracted documents (PDF, ...) have no text lines on
+// disk: ok is false for them and the indexed text stands.
+func readLines(abs string, from, to int, extracted bool) (string, bool) {
+	if abs == "" || extracted || from < 1 || to < from {
+		return "", false
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	var b strings.Builder
+	for n := 1; sc.Scan(); n++ {
+		if n < from {
+			continue
+		}
+		if n > to {
+			break
+		}
+		if n > from {
+			b.WriteByte('\n')
+		}
+		b.Write(sc.Bytes())
+		if n == to {
+			return b.String(), true
+		}
+	}
+	return "", false
+}
+
+// isExtracted reports whether a path's text came from an extractor (its
+// lines are not the file's lines).
+func isExtracted(rel string) bool { return !index.IsText(rel) }

@@ -1,0 +1,94 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
+)
+
+// GraphIndex is what graph queries read of the entity graph.
+type GraphIndex interface {
+	Backlinks(vault, note string) ([]index.LinkRef, error)
+	Links(vault, note string) ([]index.LinkRef, error)
+	Unresolved(vault string) []index.LinkRef
+	Neighbors(vault, entity string, hops int) ([]index.EntityInfo, error)
+	Entities(vault, typ string) []index.EntityInfo
+}
+
+// Graph query limits.
+const (
+	DefaultGraphLimit = 1000 // rows answered unless the request asks for fewer
+	MaxGraphHops      = 3
+)
+
+// Graph answers a graph query (ipc.GraphBacklinks, ...): it checks the
+// query's arguments, runs it on gi and returns at most req.Limit rows
+// (DefaultGraphLimit when unset), with Total counting them all.
+func (e *Engine) Graph(ctx context.Context, gi GraphIndex, req ipc.GraphRequest) (*ipc.GraphResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if req.Vault != "" {
+		if err := e.checkVaults([]string{req.Vault}); err != nil {
+			return nil, err
+		}
+	}
+	limit := req.Limit
+	if limit <= 0 || limit > DefaultGraphLimit {
+		limit = DefaultGraphLimit
+	}
+	var links []index.LinkRef
+	var ents []index.EntityInfo
+	var err error
+	switch req.Query {
+	case ipc.GraphBacklinks, ipc.GraphLinks:
+		if strings.TrimSpace(req.Note) == "" {
+			return nil, ipc.BadRequest("%s needs note=NOTE (a path, file name or alias)", req.Query)
+		}
+		if req.Query == ipc.GraphBacklinks {
+			links, err = gi.Backlinks(req.Vault, req.Note)
+		} else {
+			links, err = gi.Links(req.Vault, req.Note)
+		}
+	case ipc.GraphUnresolved:
+		links = gi.Unresolved(req.Vault)
+	case ipc.GraphNeighbors:
+		if strings.TrimSpace(req.Entity) == "" {
+			return nil, ipc.BadRequest("neighbors needs entity=NOTE or entity=#tag")
+		}
+		hops := req.Hops
+		if hops == 0 {
+			hops = 1
+		}
+		if hops > MaxGraphHops {
+			return nil, ipc.BadRequest("hops must be 1 to %d, got %d", MaxGraphHops, hops)
+		}
+		ents, err = gi.Neighbors(req.Vault, req.Entity, hops)
+	case ipc.GraphEntities:
+		// note, tag, or a typed entity's type (person, ...; any case)
+		ents = gi.Entities(req.Vault, strings.TrimSpace(req.Type))
+	default:
+		return nil, ipc.NotFound("no graph query %q: use backlinks, links, neighbors, entities or unresolved", req.Query)
+	}
+	var nf *index.ErrNoSuchNote
+	if errors.As(err, &nf) {
+		return nil, ipc.NotFound("%w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	resp := &ipc.GraphResponse{Query: req.Query, Total: len(links) + len(ents)}
+	for _, l := range links[:min(len(links), limit)] {
+		resp.Links = append(resp.Links, ipc.GraphLink{Vault: l.Vault, Source: l.Source, SourceTitle: l.SourceTitle,
+			Type: l.Type, Target: l.Raw, Heading: l.Heading, Block: l.Block, Line: l.Line,
+			Provenance: l.Provenance, Resolved: l.Resolved})
+	}
+	for _, x := range ents[:min(len(ents), limit)] {
+		resp.Entities = append(resp.Entities, ipc.GraphEntity{Vault: x.Vault, Type: x.Type, Name: x.Name,
+			Path: x.Path, Aliases: x.Aliases, Incoming: x.Incoming, Hops: x.Hops})
+	}
+	return resp, nil
+}
