@@ -66,7 +66,7 @@ func (s *Store) Check() error {
 					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d postings chunks, %d chunk and %d parent records",
 						d.Vault, d.Path, d.Chunks, d.Parents, len(f.chunks), counts[nsChunk][id], counts[nsParent][id])
 				}
-				sum.add((&Prepared{Doc: *d, Chunks: make([]Chunk, d.Chunks), fwd: *f}).stats(), 1)
+				sum.add((&Prepared{Doc: *d, Chunks: make([]Chunk, d.Chunks), note: nil}).stats(), 1)
 			default:
 				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 || counts[nsGraph][id] > 0 {
 					return fmt.Errorf("%s/%s: failed document still has chunks or postings", d.Vault, d.Path)

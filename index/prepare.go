@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/segment"
 )
 
 // Prepared is a document analysed and ready to be written: everything the
@@ -19,7 +20,7 @@ type Prepared struct {
 	Chunks  []Chunk
 	Parents []Parent
 
-	fwd   forward
+	note  *segment.Note
 	graph graphRecord
 	enc   encoded // the values to store, encoded off the write path
 }
@@ -57,7 +58,7 @@ func (p *Prepared) encode() error {
 		e.parents[i] = encodeParent(&p.Parents[i])
 	}
 	if p.Doc.Status == StatusOK {
-		e.fwd = encodeForward(&p.fwd)
+		e.fwd = segment.EncodeNote(nil, p.note)
 		e.graph = encodeGraph(&p.graph)
 	}
 	p.enc = e
@@ -90,6 +91,11 @@ func (p *Prepared) markFailed(reason string) {
 // (vault, path, hash, size, mtime, kind); title, tags and aliases come from
 // cd, with fallback as the title when cd has none.
 func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback string) *Prepared {
+	return PrepareFields(an, DefaultFields, doc, cd, fallback)
+}
+
+// PrepareFields is Prepare with the note fields f.
+func PrepareFields(an *analyze.Analyzer, f Fields, doc Document, cd *chunk.Document, fallback string) *Prepared {
 	doc.Status, doc.Error = StatusOK, ""
 	doc.Title = cd.Title
 	if doc.Title == "" {
@@ -98,42 +104,37 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 	doc.Tags, doc.Aliases = cd.Tags, cd.Aliases
 	doc.Chunks, doc.Parents = len(cd.Chunks), len(cd.Parents)
 	p := &Prepared{Doc: doc, Chunks: make([]Chunk, 0, len(cd.Chunks)), Parents: make([]Parent, 0, len(cd.Parents))}
-	p.fwd.headings = make([][]string, 0, len(cd.Parents))
 	for _, par := range cd.Parents {
 		p.Parents = append(p.Parents, Parent{Heading: par.Heading, Start: par.Start, End: par.End,
 			LineStart: par.LineStart, LineEnd: par.LineEnd})
-		p.fwd.headings = append(p.fwd.headings, par.Heading)
 	}
-	b := getBuilder()
-	defer b.release()
-	titleTerms := an.AppendTerms(nil, doc.Title)
-	p.fwd.chunks = make([]chunkMeta, len(cd.Chunks))
+	var buf []byte
 	for i, c := range cd.Chunks {
-		ord := uint32(i)
-		b.chunk(ord)
-		var l fieldLens
-		for _, t := range titleTerms {
-			b.entry(t).title++
-			l.title++
-		}
-		for _, h := range headingsBelowTitle(c.Heading, doc.Title) {
-			an.Terms(h, func(t string) { b.entry(t).head++; l.head++ })
-		}
-		an.Terms(c.Text, func(t string) { b.entry(t).body++; l.body++ })
-		b.buf = append(b.buf[:0], c.Text...) // hashed without a copy per chunk
-		sum := sha256.Sum256(b.buf)
-		p.fwd.chunks[i] = chunkMeta{l, uint32(c.Parent), uint32(c.LineStart), uint32(c.LineEnd),
-			binary.BigEndian.Uint64(sum[:8])}
+		buf = append(buf[:0], c.Text...) // hashed without a copy per chunk
+		sum := sha256.Sum256(buf)
 		p.Chunks = append(p.Chunks, Chunk{
-			Ref: ChunkRef{Ord: ord}, Parent: uint32(c.Parent), Heading: c.Heading,
+			Ref: ChunkRef{Ord: uint32(i)}, Parent: uint32(c.Parent), Heading: c.Heading,
 			Start: c.Start, End: c.End, LineStart: c.LineStart, LineEnd: c.LineEnd,
-			Tokens: int(l.body), Hash: hex.EncodeToString(sum[:16]), Text: c.Text,
+			Hash: hex.EncodeToString(sum[:16]), Text: c.Text,
 			Page: pageOf(doc.Pages, max(c.LineStart, c.OwnLine)),
 		})
 	}
-	p.fwd.terms, p.fwd.postings = b.finish()
 	p.graph = buildGraph(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd, p.Chunks)
+	p.note = buildNote(an, f, &p.Doc, cd, p.Chunks, p.graph.Relations)
+	for i := range p.Chunks {
+		p.Chunks[i].Tokens = int(p.note.Chunks[i].Body)
+	}
 	return p
+}
+
+// textKey is the first 8 bytes of the SHA-256 of the chunk's text, the key
+// of its embedding.
+func (c *Chunk) textKey() uint64 {
+	b, err := hex.DecodeString(c.Hash)
+	if err != nil || len(b) < 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(b[:8])
 }
 
 // headingsBelowTitle drops a leading heading that only repeats the title, so
@@ -154,10 +155,15 @@ func (p *Prepared) stats() Stats {
 		return Stats{Failed: 1}
 	}
 	s := Stats{Docs: 1, Chunks: int64(len(p.Chunks))}
-	for _, l := range p.fwd.chunks {
-		s.TitleT += int64(l.title)
-		s.HeadT += int64(l.head)
-		s.BodyT += int64(l.body)
+	if p.note != nil {
+		for _, c := range p.note.Chunks {
+			s.TitleT += int64(p.note.FieldLen[segment.FieldTitle])
+			s.HeadT += int64(c.Head)
+			s.BodyT += int64(c.Body)
+		}
 	}
 	return s
 }
+
+// Note is the document's segment record (nil for a failed document).
+func (p *Prepared) Note() *segment.Note { return p.note }

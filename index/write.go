@@ -176,7 +176,7 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 			if old != nil && old.Status == StatusOK {
 				ch.oldOK = true
 				ch.oldTerms = fwd.terms
-				ch.oldStats = (&Prepared{Doc: *old, Chunks: make([]Chunk, len(fwd.chunks)), fwd: *fwd}).stats()
+				ch.oldStats = (&Prepared{Doc: *old, Chunks: make([]Chunk, len(fwd.chunks))}).stats()
 			}
 		}
 	}
@@ -288,9 +288,10 @@ func (s *Store) applyMem(chs []change) {
 		}
 		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
 			m.graph.add(ch.id, ch.vault, ch.path, p.Doc.Title, &p.graph)
-			d := m.addDoc(ch.id, &p.Doc, &p.fwd)
-			for i, t := range p.fwd.terms {
-				m.addPostings(d, t, p.fwd.postings[i])
+			fwd := forwardOf(p.note)
+			d := m.addDoc(ch.id, &p.Doc, fwd)
+			for i, t := range fwd.terms {
+				m.addPostings(d, t, fwd.postings[i])
 			}
 		}
 	}

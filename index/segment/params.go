@@ -17,9 +17,10 @@ type Params struct {
 	// Anchor text: the words of links to the note (Anchor) and the
 	// sentence around them (AnchorContext), from the notes that link to it.
 	Anchor, AnchorContext float64
-	// NoteRest is the share of a note's other matching chunks' own
-	// evidence added to its best chunk's score.
-	NoteRest float64
+	// NoteBM25 weighs the whole note's BM25F (its chunks' fields summed,
+	// normalised by the note's length) added to its best chunk's score: a
+	// note that answers in three sections beats one line elsewhere.
+	NoteBM25 float64
 	// Proximity weighs the bonus for query words that stand close
 	// together, in query order, in a chunk's body; ProxDepth is how many
 	// of the best notes get it.
@@ -34,7 +35,7 @@ var DefaultParams = Params{
 	Body: 1, Heading: 1.5, Title: 2,
 	BNote: 0.5, Alias: 2, Props: 1, Tags: 1,
 	Anchor: 0.5, AnchorContext: 0.1,
-	NoteRest:  0.2,
+	NoteBM25:  0.3,
 	Proximity: 0.3, ProxDepth: 50,
 }
 

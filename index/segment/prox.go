@@ -108,7 +108,7 @@ func (s *searcher) proximity(hits []NoteHit, phrase bool) []NoteHit {
 			sc := s.sc[h.Ref.seg]
 			if b.score > h.Best.Score || b.phrased {
 				h.Best = s.chunkHit(seg, b.chunk, b.score)
-				h.Score = b.score + s.p.NoteRest*float64(s.restAcc(sc, seg, h.Ref.note, h.Best.Ord))
+				h.Score = s.noteScore(sc, seg, h.Ref.note, b.score)
 			}
 		}
 		out = append(out, h)
@@ -127,18 +127,6 @@ func (s *searcher) proximity(hits []NoteHit, phrase bool) []NoteHit {
 		return 0
 	})
 	return out
-}
-
-// restAcc is the own evidence of note n's matching chunks but ord.
-func (s *searcher) restAcc(sc *scratch, seg *Segment, n, ord uint32) float32 {
-	first, cnt := seg.NoteChunks(n)
-	sum := float32(0)
-	for c := first; c < first+cnt; c++ {
-		if c-first != ord {
-			sum += sc.acc[c]
-		}
-	}
-	return sum
 }
 
 // closeness scores how near the query's consecutive words stand in a

@@ -67,14 +67,16 @@ type scratch struct {
 	nmask   []uint32  // by slot: words matched in note fields
 	agg     []int32   // by note: 1 + index into aggs
 	aggs    []noteAgg
+	xi      []int32   // by chunk: 1 + index of its row in xs
+	xs      []float32 // rows of groups: a chunk's own field frequencies, normalised
+	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
+	xr      []float32 // like xs, not length-normalised
 }
 
 type noteAgg struct {
 	note      uint32
 	best      uint32
 	bestScore float32
-	bestAcc   float32
-	sumAcc    float32
 	mask      uint32
 }
 
@@ -93,12 +95,15 @@ func getScratch(chunks, notes uint32) *scratch {
 		sc.slot = make([]int32, notes+notes/4)
 		sc.agg = make([]int32, notes+notes/4)
 	}
+	if uint32(len(sc.xi)) < chunks {
+		sc.xi = make([]int32, chunks+chunks/4)
+	}
 	return sc
 }
 
 func (sc *scratch) release() {
 	for _, c := range sc.touched {
-		sc.acc[c], sc.mask[c] = 0, 0
+		sc.acc[c], sc.mask[c], sc.xi[c] = 0, 0, 0
 	}
 	for _, n := range sc.notes {
 		sc.slot[n] = 0
@@ -108,6 +113,7 @@ func (sc *scratch) release() {
 	}
 	sc.touched, sc.notes, sc.aggs = sc.touched[:0], sc.notes[:0], sc.aggs[:0]
 	sc.tv, sc.rv, sc.nmask = sc.tv[:0], sc.rv[:0], sc.nmask[:0]
+	sc.xs, sc.rt, sc.xr = sc.xs[:0], sc.rt[:0], sc.xr[:0]
 	if len(sc.acc) > 1<<22 || cap(sc.touched) > 1<<20 {
 		return // do not pin the memory of an exceptional query
 	}
@@ -377,13 +383,20 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 			x := (p.Body*float64(it.body) + p.Heading*float64(it.head)) / bc
 			if sc.mask[c] == 0 {
 				sc.touched = append(sc.touched, c)
+				sc.xi[c] = int32(len(sc.xs)/G + 1)
+				for range G {
+					sc.xs = append(sc.xs, 0)
+					sc.xr = append(sc.xr, 0)
+				}
 			}
+			sc.xs[int(sc.xi[c]-1)*G+g] = float32(x)
+			sc.xr[int(sc.xi[c]-1)*G+g] = float32(p.Body*float64(it.body) + p.Heading*float64(it.head))
 			sc.acc[c] += float32(idf * (sat(x0+x, k1) - sat(x0, k1)))
 			sc.mask[c] |= 1 << g
 		}
 	}
 
-	// Notes: best chunk plus a share of the rest.
+	// Notes: the best chunk, with a share of the note's other chunks.
 	for _, c := range sc.touched {
 		r := seg.chunkRow(c)
 		n := le.Uint32(r[crNote:])
@@ -395,11 +408,18 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 			sc.aggs = append(sc.aggs, noteAgg{note: n, best: c, bestScore: -1})
 			sc.agg[n] = int32(len(sc.aggs))
 			a = &sc.aggs[len(sc.aggs)-1]
+			for range G {
+				sc.rt = append(sc.rt, 0)
+			}
 		}
-		a.sumAcc += sc.acc[c]
+		raw := sc.xr[int(sc.xi[c]-1)*G:][:G]
+		rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
+		for g, x := range raw {
+			rsum[g] += x
+		}
 		a.mask |= sc.mask[c]
 		if score > a.bestScore || score == a.bestScore && c < a.best {
-			a.best, a.bestScore, a.bestAcc = c, score, sc.acc[c]
+			a.best, a.bestScore = c, score
 		}
 	}
 	for _, n := range sc.notes {
@@ -413,11 +433,14 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 		score := float32(s.base(sc, n, seg.chunkRow(first)))
 		sc.aggs = append(sc.aggs, noteAgg{note: n, best: first, bestScore: score})
 		sc.agg[n] = int32(len(sc.aggs))
+		for range G {
+			sc.rt = append(sc.rt, 0)
+		}
 	}
 	max := s.max()
 	var allowed map[uint32]bool
 	for _, a := range sc.aggs {
-		score := float64(a.bestScore) + p.NoteRest*float64(a.sumAcc-a.bestAcc)
+		score := s.noteScore(sc, seg, a.note, float64(a.bestScore))
 		if score <= 0 {
 			continue
 		}
@@ -449,6 +472,48 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 			heap.Pop(h)
 		}
 	}
+}
+
+// noteScore is note n's score with chunk best as its passage: the
+// chunk's score (chunkScore, proximity bonus included) plus NoteBM25 times
+// the whole note's BM25F.
+func (s *searcher) noteScore(sc *scratch, seg *Segment, n uint32, chunkScore float64) float64 {
+	if s.p.NoteBM25 == 0 || sc.agg[n] == 0 {
+		return chunkScore
+	}
+	return chunkScore + s.p.NoteBM25*s.wholeNote(sc, seg, n)
+}
+
+// wholeNote is note n's BM25F over the whole note (its chunks' fields
+// summed, normalised by the note's length).
+func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
+	p := s.p
+	G := len(s.groups)
+	first, cnt := seg.NoteChunks(n)
+	l := 0.0
+	for c := first; c < first+cnt; c++ {
+		r := seg.chunkRow(c)
+		l += p.Heading*float64(le.Uint16(r[crHead:])) + p.Body*float64(le.Uint16(r[crBody:]))
+	}
+	if cnt > 0 {
+		l += p.Title * float64(le.Uint16(seg.chunkRow(first)[crTitle:]))
+	}
+	st := s.v.stats
+	avg := (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
+	bn := 1 - p.B + p.B*l/avg
+	rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
+	score := 0.0
+	for g := range G {
+		x := float64(rsum[g]) / bn
+		if sl := sc.slot[n]; sl != 0 {
+			i := int(sl-1)*G + g
+			x += float64(sc.tv[i])/bn + float64(sc.rv[i])
+		}
+		if x > 0 {
+			score += s.idf[g] * sat(x, p.K1)
+		}
+	}
+	return score
 }
 
 // norm is chunk row r's length normalisation.

@@ -141,13 +141,18 @@ func refSearch(notes []*Note, groups []Group, k int, p Params, resolve func(stri
 	}
 	var hits []NoteHit
 	for _, n := range notes {
-		best, bestOwn, sumOwn := -1.0, 0.0, 0.0
-		bestOrd := uint32(0)
+		best := -1.0
+		bestOrd := -1
 		matched := false
+		G := len(groups)
+		x0s := make([][]float64, len(n.Chunks))
+		xs := make([][]float64, len(n.Chunks))
+		sum := make([]float64, G)
 		for ord, c := range n.Chunks {
 			bc := 1 - p.B + p.B*(p.Title*float64(n.FieldLen[FieldTitle])+p.Heading*float64(c.Head)+p.Body*float64(c.Body))/avgW
-			score, base := 0.0, 0.0
+			score := 0.0
 			own := false
+			x0s[ord], xs[ord] = make([]float64, G), make([]float64, G)
 			for g, gr := range groups {
 				var tv, rv, x float64
 				for _, t := range gr.Terms {
@@ -171,29 +176,56 @@ func refSearch(notes []*Note, groups []Group, k int, p Params, resolve func(stri
 				if a := anchor[n.ID]; a != nil {
 					rv += a[g]
 				}
-				x0 := tv/bc + rv
-				if x0 > 0 {
-					base += idf[g] * sat(x0, p.K1)
-				}
-				if x0+x > 0 {
-					score += idf[g] * sat(x0+x, p.K1)
+				x0s[ord][g], xs[ord][g] = tv/bc+rv, x
+				if x0s[ord][g]+x > 0 {
+					score += idf[g] * sat(x0s[ord][g]+x, p.K1)
 				}
 			}
 			if score > 0 {
 				matched = true
 			}
-			ownEv := score - base
-			if own || ord == 0 && score > 0 {
-				sumOwn += ownEv
-				if score > best {
-					best, bestOwn, bestOrd = score, ownEv, uint32(ord)
+			if own {
+				for g := range G {
+					sum[g] += xs[ord][g]
 				}
+			}
+			if (own || ord == 0 && score > 0) && score > best {
+				best, bestOrd = score, ord
 			}
 		}
 		if !matched || best <= 0 {
 			continue
 		}
-		hits = append(hits, NoteHit{ID: n.ID, Score: best + p.NoteRest*(sumOwn-bestOwn), Best: ChunkHit{Ord: bestOrd}})
+		score := best
+		if p.NoteBM25 > 0 {
+			l := p.Title * float64(n.FieldLen[FieldTitle])
+			for _, c := range n.Chunks {
+				l += p.Heading*float64(c.Head) + p.Body*float64(c.Body)
+			}
+			avg := (p.Title*sumTitle/N*float64(len(notes)) + p.Heading*sumHead + p.Body*sumBody) / float64(len(notes))
+			bn := 1 - p.B + p.B*l/avg
+			whole := 0.0
+			for g, gr := range groups {
+				x := 0.0
+				for _, t := range gr.Terms {
+					tt := term(n, t)
+					if tt == nil {
+						continue
+					}
+					x += p.Title * float64(tt.Note[FieldTitle]) / bn
+					for _, ps := range tt.Postings {
+						x += (p.Body*float64(ps.Body) + p.Heading*float64(ps.Head)) / bn
+					}
+				}
+				bc0 := 1 - p.B + p.B*(p.Title*float64(n.FieldLen[FieldTitle])+p.Heading*float64(n.Chunks[bestOrd].Head)+p.Body*float64(n.Chunks[bestOrd].Body))/avgW
+				x += x0s[bestOrd][g] - tvOf(n, gr, p)/bc0
+				if x > 0 {
+					whole += idf[g] * sat(x, p.K1)
+				}
+			}
+			score += p.NoteBM25 * whole
+		}
+		hits = append(hits, NoteHit{ID: n.ID, Score: score, Best: ChunkHit{Ord: uint32(bestOrd)}})
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -205,6 +237,19 @@ func refSearch(notes []*Note, groups []Group, k int, p Params, resolve func(stri
 		hits = hits[:k]
 	}
 	return hits
+}
+
+// tvOf is a group's weighted title frequency in note n.
+func tvOf(n *Note, gr Group, p Params) float64 {
+	tv := 0.0
+	for _, t := range gr.Terms {
+		for _, tt := range n.Terms {
+			if tt.Text == t {
+				tv += p.Title * float64(tt.Note[FieldTitle])
+			}
+		}
+	}
+	return tv
 }
 
 func viewOf(t *testing.T, parts ...[]*Note) *View {

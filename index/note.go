@@ -1,0 +1,272 @@
+package index
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/segment"
+)
+
+// Fields is what the index takes from a note beyond its body text: which
+// frontmatter properties become the note's property field. It is part of
+// the settings that force a reindex (the pipeline string).
+type Fields struct {
+	// Properties are the frontmatter keys whose values are indexed; empty
+	// means every key but IgnoreProperties.
+	Properties []string
+	// IgnoreProperties are keys never indexed as properties (when
+	// Properties is empty).
+	IgnoreProperties []string
+}
+
+// DefaultFields index every frontmatter property except those that have a
+// field of their own (title, aliases, tags) and bookkeeping that is not
+// about the note's content.
+var DefaultFields = Fields{IgnoreProperties: []string{
+	"title", "aliases", "alias", "tags", "tag", "cssclass", "cssclasses", "publish", "permalink",
+	"layout", "template", "uuid", "id", "created", "updated", "modified", "date created",
+	"date modified", "date updated", "mtime", "ctime", "lang", "language",
+}}
+
+// signature is a short description of f for the pipeline string.
+func (f Fields) signature() string {
+	if len(f.Properties) > 0 {
+		return "props=" + strings.Join(f.Properties, ",")
+	}
+	if slices.Equal(f.IgnoreProperties, DefaultFields.IgnoreProperties) {
+		return "props=default"
+	}
+	return "props=-" + strings.Join(f.IgnoreProperties, ",")
+}
+
+func (f Fields) wants(key string) bool {
+	k := strings.ToLower(strings.TrimSpace(key))
+	if len(f.Properties) > 0 {
+		return slices.ContainsFunc(f.Properties, func(p string) bool { return strings.EqualFold(p, k) })
+	}
+	return !slices.ContainsFunc(f.IgnoreProperties, func(p string) bool { return strings.EqualFold(p, k) })
+}
+
+// properties returns the text of the wanted frontmatter values, keys in
+// sorted order: strings, numbers, booleans and dates, and the string items
+// of lists; nested maps are skipped.
+func (f Fields) properties(meta map[string]any) []string {
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		if f.wants(k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []string
+	var add func(v any)
+	add = func(v any) {
+		switch v := v.(type) {
+		case nil, map[string]any:
+		case string:
+			out = append(out, v)
+		case time.Time:
+			out = append(out, v.Format("2006-01-02"))
+		case []any:
+			for _, e := range v {
+				add(e)
+			}
+		default:
+			out = append(out, fmt.Sprint(v))
+		}
+	}
+	for _, k := range keys {
+		add(meta[k])
+	}
+	return out
+}
+
+// noteBuilder collects a note's terms: per term its note-field
+// frequencies and its chunk postings with positions.
+type noteBuilder struct {
+	idx   map[string]int32
+	terms []segment.Term
+	ord   uint32
+}
+
+func (b *noteBuilder) term(t string) *segment.Term {
+	i, ok := b.idx[t]
+	if !ok {
+		i = int32(len(b.terms))
+		b.idx[t] = i
+		b.terms = append(b.terms, segment.Term{Text: t})
+	}
+	return &b.terms[i]
+}
+
+// posting returns the current chunk's posting of t.
+func (b *noteBuilder) posting(t string) *segment.Posting {
+	tm := b.term(t)
+	if n := len(tm.Postings); n > 0 && tm.Postings[n-1].Ord == b.ord {
+		return &tm.Postings[n-1]
+	}
+	tm.Postings = append(tm.Postings, segment.Posting{Ord: b.ord})
+	return &tm.Postings[len(tm.Postings)-1]
+}
+
+// field adds text to note field f and returns its length in terms.
+func (b *noteBuilder) field(an *analyze.Analyzer, f int, text string) uint32 {
+	n := uint32(0)
+	an.Terms(text, func(t string) {
+		b.term(t).Note[f]++
+		n++
+	})
+	return n
+}
+
+// buildNote makes the segment record of a prepared document.
+func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []Relation) *segment.Note {
+	n := &segment.Note{Vault: doc.Vault, Path: doc.Path, Title: doc.Title, Tags: doc.Tags, MTime: doc.ModTime.Unix()}
+	b := &noteBuilder{idx: make(map[string]int32, 256)}
+	n.FieldLen[segment.FieldTitle] = b.field(an, segment.FieldTitle, doc.Title)
+	if file := strings.TrimSuffix(path.Base(doc.Path), path.Ext(doc.Path)); !sameTerms(an, file, doc.Title) {
+		n.FieldLen[segment.FieldTitle] += b.field(an, segment.FieldTitle, file)
+	}
+	for _, a := range doc.Aliases {
+		n.FieldLen[segment.FieldAlias] += b.field(an, segment.FieldAlias, a)
+	}
+	for _, p := range f.properties(cd.Meta) {
+		n.FieldLen[segment.FieldProps] += b.field(an, segment.FieldProps, stripLinks(p))
+	}
+	for _, t := range doc.Tags {
+		n.FieldLen[segment.FieldTags] += b.field(an, segment.FieldTags, t)
+	}
+	n.Headings = make([][]string, len(cd.Parents))
+	for i, par := range cd.Parents {
+		n.Headings[i] = par.Heading
+	}
+	n.Chunks = make([]segment.Chunk, len(chunks))
+	for i := range chunks {
+		c := &chunks[i]
+		b.ord = uint32(i)
+		sc := &n.Chunks[i]
+		sc.Parent, sc.LineStart, sc.LineEnd = c.Parent, uint32(c.LineStart), uint32(c.LineEnd)
+		sc.Hash = c.textKey()
+		for _, h := range headingsBelowTitle(c.Heading, doc.Title) {
+			an.Terms(h, func(t string) { b.posting(t).Head++; sc.Head++ })
+		}
+		pos := uint32(0)
+		an.Terms(c.Text, func(t string) {
+			p := b.posting(t)
+			p.Body++
+			p.Pos = append(p.Pos, pos)
+			pos++
+		})
+		sc.Body = pos
+	}
+	slices.SortFunc(b.terms, func(x, y segment.Term) int { return strings.Compare(x.Text, y.Text) })
+	n.Terms = b.terms
+	n.Anchors = anchors(an, doc.Vault, rels, chunks)
+	return n
+}
+
+// sameTerms reports whether two texts analyse to the same terms.
+func sameTerms(an *analyze.Analyzer, a, b string) bool {
+	return slices.Equal(an.AppendTerms(nil, a), an.AppendTerms(nil, b))
+}
+
+// anchors turns a note's links to other notes into anchor text for their
+// targets: the link's words (its alias, or the target's name) and the
+// sentence around it.
+func anchors(an *analyze.Analyzer, vault string, rels []Relation, chunks []Chunk) []segment.Anchor {
+	byTarget := map[string]map[string]*segment.AnchorTerm{}
+	for _, r := range rels {
+		if r.Type != RelLinksTo && r.Type != RelEmbeds || r.Target == "" {
+			continue
+		}
+		key := vault + "\x00" + r.Target
+		terms := byTarget[key]
+		if terms == nil {
+			terms = map[string]*segment.AnchorTerm{}
+			byTarget[key] = terms
+		}
+		get := func(t string) *segment.AnchorTerm {
+			a := terms[t]
+			if a == nil {
+				a = &segment.AnchorTerm{Text: t}
+				terms[t] = a
+			}
+			return a
+		}
+		words := r.Alias
+		if words == "" {
+			words = strings.TrimSuffix(path.Base(r.Raw), path.Ext(r.Raw))
+		}
+		an.Terms(words, func(t string) { get(t).Link++ })
+		if r.Chunk >= 0 && r.Chunk < len(chunks) {
+			c := &chunks[r.Chunk]
+			s, e := r.Start-c.Start, r.End-c.Start
+			if s >= 0 && e <= len(c.Text) && s <= e {
+				ls, le := sentenceAround(c.Text, s, e)
+				an.Terms(c.Text[ls:s], func(t string) { get(t).Context++ })
+				an.Terms(c.Text[e:le], func(t string) { get(t).Context++ })
+			}
+		}
+	}
+	keys := make([]string, 0, len(byTarget))
+	for k := range byTarget {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]segment.Anchor, 0, len(keys))
+	for _, k := range keys {
+		a := segment.Anchor{Target: k}
+		for _, t := range byTarget[k] {
+			a.Terms = append(a.Terms, *t)
+		}
+		slices.SortFunc(a.Terms, func(x, y segment.AnchorTerm) int { return strings.Compare(x.Text, y.Text) })
+		out = append(out, a)
+	}
+	return out
+}
+
+// maxContext bounds the context taken on each side of a link, in bytes.
+const maxContext = 240
+
+// sentenceAround returns the sentence of text holding [s, e): from after
+// the previous sentence end or line break to the next one, at most
+// maxContext bytes on each side.
+func sentenceAround(text string, s, e int) (int, int) {
+	ls := s
+	for ls > 0 && s-ls < maxContext {
+		c := text[ls-1]
+		if c == '\n' || (c == '.' || c == '!' || c == '?') && ls < len(text) && (text[ls] == ' ' || text[ls] == '\n') {
+			break
+		}
+		ls--
+	}
+	le := e
+	for le < len(text) && le-e < maxContext {
+		c := text[le]
+		if c == '\n' || (c == '.' || c == '!' || c == '?') && (le+1 == len(text) || text[le+1] == ' ' || text[le+1] == '\n') {
+			break
+		}
+		le++
+	}
+	for ls < s && ls < len(text) && text[ls]&0xC0 == 0x80 {
+		ls++ // never start inside a UTF-8 sequence
+	}
+	for le > e && le < len(text) && text[le]&0xC0 == 0x80 {
+		le--
+	}
+	return ls, le
+}
+
+// stripLinks rewrites "[[target|alias]]" to its words.
+func stripLinks(s string) string {
+	if !strings.Contains(s, "[[") {
+		return s
+	}
+	return strings.NewReplacer("[[", " ", "]]", " ", "|", " ").Replace(s)
+}

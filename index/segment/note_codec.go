@@ -1,0 +1,166 @@
+package segment
+
+import "encoding/binary"
+
+// noteFormat is the first byte of an encoded Note.
+const noteFormat = 1
+
+// EncodeNote appends n's binary encoding to b: varints throughout, strings
+// as a length and bytes, terms prefix-compressed, positions delta-coded.
+func EncodeNote(b []byte, n *Note) []byte {
+	b = append(b, noteFormat)
+	b = binary.LittleEndian.AppendUint64(b, n.ID)
+	b = appendStr(b, n.Vault)
+	b = appendStr(b, n.Path)
+	b = appendStr(b, n.Title)
+	b = appendStrs(b, n.Tags)
+	b = binary.AppendVarint(b, n.MTime)
+	b = binary.AppendUvarint(b, uint64(len(n.Headings)))
+	for _, h := range n.Headings {
+		b = appendStrs(b, h)
+	}
+	for _, l := range n.FieldLen {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	b = binary.AppendUvarint(b, uint64(len(n.Chunks)))
+	for _, c := range n.Chunks {
+		for _, v := range [...]uint32{c.Parent, c.LineStart, c.LineEnd, c.Body, c.Head} {
+			b = binary.AppendUvarint(b, uint64(v))
+		}
+		b = binary.LittleEndian.AppendUint64(b, c.Hash)
+	}
+	b = binary.AppendUvarint(b, uint64(len(n.Terms)))
+	prev := ""
+	for _, t := range n.Terms {
+		p := commonPrefix(prev, t.Text)
+		b = binary.AppendUvarint(b, uint64(p))
+		b = appendStr(b, t.Text[p:])
+		prev = t.Text
+		for _, f := range t.Note {
+			b = binary.AppendUvarint(b, uint64(f))
+		}
+		b = binary.AppendUvarint(b, uint64(len(t.Postings)))
+		last := uint32(0)
+		for _, ps := range t.Postings {
+			b = binary.AppendUvarint(b, uint64(ps.Ord-last))
+			last = ps.Ord
+			b = binary.AppendUvarint(b, uint64(ps.Head))
+			b = binary.AppendUvarint(b, uint64(len(ps.Pos)))
+			lp := uint32(0)
+			for _, x := range ps.Pos {
+				b = binary.AppendUvarint(b, uint64(x-lp))
+				lp = x
+			}
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(n.Anchors)))
+	for _, a := range n.Anchors {
+		b = appendStr(b, a.Target)
+		b = binary.AppendUvarint(b, uint64(len(a.Terms)))
+		for _, t := range a.Terms {
+			b = appendStr(b, t.Text)
+			b = binary.AppendUvarint(b, uint64(t.Link))
+			b = binary.AppendUvarint(b, uint64(t.Context))
+		}
+	}
+	return b
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b), 255)
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// DecodeNote decodes an EncodeNote value. A corrupt value gives an error
+// wrapping ErrCorrupt, never a panic or a huge allocation.
+func DecodeNote(b []byte) (*Note, error) {
+	if len(b) < 9 || b[0] != noteFormat {
+		return nil, corrupt("note record format")
+	}
+	n := &Note{ID: binary.LittleEndian.Uint64(b[1:9])}
+	d := decoder{b: b[9:]}
+	n.Vault, n.Path, n.Title = d.str(), d.str(), d.str()
+	n.Tags = d.strs()
+	mt, k := binary.Varint(d.b)
+	if k <= 0 {
+		return nil, corrupt("note mtime")
+	}
+	n.MTime, d.b = mt, d.b[k:]
+	if h := d.count(); h > 0 {
+		n.Headings = make([][]string, h)
+		for i := range n.Headings {
+			n.Headings[i] = d.strs()
+		}
+	}
+	for f := range n.FieldLen {
+		n.FieldLen[f] = d.u32()
+	}
+	if c := d.count(); c > 0 {
+		n.Chunks = make([]Chunk, c)
+		for i := range n.Chunks {
+			ch := &n.Chunks[i]
+			ch.Parent, ch.LineStart, ch.LineEnd, ch.Body, ch.Head = d.u32(), d.u32(), d.u32(), d.u32(), d.u32()
+			if len(d.b) < 8 {
+				return nil, corrupt("note chunk")
+			}
+			ch.Hash, d.b = binary.LittleEndian.Uint64(d.b), d.b[8:]
+		}
+	}
+	nt := d.count()
+	n.Terms = make([]Term, 0, nt)
+	prev := ""
+	for range nt {
+		p := int(d.uvarint())
+		rest := d.bytes()
+		if p > len(prev) || d.bad {
+			return nil, corrupt("note term")
+		}
+		t := Term{Text: prev[:p] + string(rest)}
+		prev = t.Text
+		for f := range t.Note {
+			t.Note[f] = d.u32()
+		}
+		np := d.count()
+		if np > 0 {
+			t.Postings = make([]Posting, np)
+		}
+		last := uint32(0)
+		for i := range t.Postings {
+			ps := &t.Postings[i]
+			last += d.u32()
+			ps.Ord = last
+			ps.Head = d.u32()
+			npos := d.count()
+			if npos > 0 {
+				ps.Pos = make([]uint32, npos)
+			}
+			lp := uint32(0)
+			for j := range ps.Pos {
+				lp += d.u32()
+				ps.Pos[j] = lp
+			}
+			ps.Body = uint32(npos)
+		}
+		if d.bad {
+			return nil, corrupt("note postings")
+		}
+		n.Terms = append(n.Terms, t)
+	}
+	na := d.count()
+	for range na {
+		a := Anchor{Target: d.str()}
+		nat := d.count()
+		for range nat {
+			a.Terms = append(a.Terms, AnchorTerm{Text: d.str(), Link: d.u32(), Context: d.u32()})
+		}
+		n.Anchors = append(n.Anchors, a)
+	}
+	if d.bad {
+		return nil, corrupt("note record")
+	}
+	return n, nil
+}

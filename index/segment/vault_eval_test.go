@@ -1,0 +1,215 @@
+package segment_test
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/segment"
+	"github.com/ragd/ragd/query/metrics"
+)
+
+// The ranking harness: index a vault in process (no daemon) and score a
+// question set, per kind, for tuning. It runs only when asked:
+//
+//	go test ./index/segment -run VaultEval -v -rank.vault ../shared/vaults/obsidian-hub \
+//	    -rank.qrels docs/eval/obsidian-hub-questions.tsv [-rank.params 'NoteRest=0.3,Anchor=0']
+var (
+	rankVault  = flag.String("rank.vault", "", "vault to index for the ranking harness")
+	rankQrels  = flag.String("rank.qrels", "", "question file (question<TAB>paths<TAB>kind)")
+	rankParams = flag.String("rank.params", "", "comma-separated Name=value overrides of segment.DefaultParams; ';' separates settings to compare")
+)
+
+type question struct {
+	text, kind string
+	rel        metrics.Judgments
+}
+
+func readQuestions(t *testing.T, p string) []question {
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var qs []question
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.Split(line, "\t")
+		q := question{text: parts[0], kind: "unlabelled", rel: metrics.Judgments{}}
+		if len(parts) > 2 {
+			q.kind = strings.TrimSpace(parts[2])
+		}
+		for _, p := range strings.Split(parts[1], ";") {
+			if p = strings.TrimSpace(p); p != "" {
+				q.rel[p] = 1
+			}
+		}
+		qs = append(qs, q)
+	}
+	return qs
+}
+
+// loadVault chunks and prepares every Markdown note of dir.
+func loadVault(t *testing.T, an *analyze.Analyzer, dir string) ([]*segment.Note, map[string][]uint64) {
+	var notes []*segment.Note
+	names := map[string][]uint64{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != dir {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.EqualFold(path.Ext(p), ".md") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		cd, err := chunk.Markdown(src, chunk.Options{})
+		if err != nil {
+			return nil
+		}
+		fi, _ := d.Info()
+		doc := index.Document{Vault: "v", Path: rel, ModTime: fi.ModTime()}
+		pr := index.Prepare(an, doc, cd, strings.TrimSuffix(path.Base(rel), path.Ext(rel)))
+		n := pr.Note()
+		n.ID = uint64(len(notes) + 1)
+		notes = append(notes, n)
+		keys := []string{index.NameKey(rel), index.NameKey(path.Base(rel))}
+		for _, a := range pr.Doc.Aliases {
+			keys = append(keys, index.NameKey(a))
+		}
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if !seen[k] {
+				seen[k] = true
+				names["v\x00"+k] = append(names["v\x00"+k], n.ID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return notes, names
+}
+
+// groupsOf analyses a question into query words.
+func groupsOf(an *analyze.Analyzer, text string) []segment.Group {
+	var gs []segment.Group
+	for i, t := range an.AppendTerms(nil, text) {
+		gs = append(gs, segment.Group{Terms: []string{t}, Pos: i})
+	}
+	return gs
+}
+
+func parseParams(t *testing.T, spec string) segment.Params {
+	p := segment.DefaultParams
+	if spec == "" {
+		return p
+	}
+	fields := map[string]*float64{"K1": &p.K1, "B": &p.B, "Body": &p.Body, "Heading": &p.Heading, "Title": &p.Title,
+		"BNote": &p.BNote, "Alias": &p.Alias, "Props": &p.Props, "Tags": &p.Tags, "Anchor": &p.Anchor,
+		"AnchorContext": &p.AnchorContext, "NoteBM25": &p.NoteBM25, "Proximity": &p.Proximity}
+	for _, kv := range strings.Split(spec, ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		f := fields[k]
+		if f == nil {
+			t.Fatalf("unknown parameter %q", k)
+		}
+		if _, err := fmt.Sscan(v, f); err != nil {
+			t.Fatalf("parameter %s: %v", k, err)
+		}
+	}
+	return p
+}
+
+func TestVaultEval(t *testing.T) {
+	if *rankVault == "" || *rankQrels == "" {
+		t.Skip("ranking harness: give -rank.vault and -rank.qrels")
+	}
+	an := analyze.New()
+	t0 := time.Now()
+	notes, names := loadVault(t, an, *rankVault)
+	set, _, err := segment.OpenSet(segment.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	set.Apply(1, nil, notes)
+	v := set.View()
+	defer v.Release()
+	pathOf := map[uint64]string{}
+	for _, n := range notes {
+		pathOf[n.ID] = n.Path
+	}
+	t.Logf("indexed %d notes in %v", len(notes), time.Since(t0))
+	qs := readQuestions(t, *rankQrels)
+	resolve := func(key string) []uint64 { return names[key] }
+	for _, spec := range strings.Split(*rankParams, ";") {
+		p := parseParams(t, spec)
+		type agg struct{ n, succ5, rec5, mrr float64 }
+		per := map[string]*agg{}
+		all := &agg{}
+		for _, q := range qs {
+			hits := v.Search(segment.Query{Groups: groupsOf(an, q.text), K: 100, Resolve: resolve}, p)
+			ranked := make([]string, len(hits))
+			for i, h := range hits {
+				ranked[i] = pathOf[h.ID]
+			}
+			a := per[q.kind]
+			if a == nil {
+				a = &agg{}
+				per[q.kind] = a
+			}
+			s5 := 0.0
+			if metrics.Recall(ranked, q.rel, 5) > 0 {
+				s5 = 1
+			}
+			for _, x := range []*agg{a, all} {
+				x.n++
+				x.succ5 += s5
+				x.rec5 += metrics.Recall(ranked, q.rel, 5)
+				x.mrr += metrics.MRR(ranked, q.rel, 10)
+			}
+			if testing.Verbose() && os.Getenv("RANK_MISSES") != "" && metrics.MRR(ranked, q.rel, 10) == 0 {
+				top := ranked[:min(3, len(ranked))]
+				t.Logf("miss [%s] %q → %v", q.kind, q.text, top)
+			}
+		}
+		kinds := make([]string, 0, len(per))
+		for k := range per {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		var b strings.Builder
+		fmt.Fprintf(&b, "params %q\n%-12s %4s %8s %8s %8s\n", spec, "kind", "n", "succ@5", "recall@5", "MRR@10")
+		for _, k := range append(kinds, "all") {
+			a := per[k]
+			if k == "all" {
+				a = all
+			}
+			fmt.Fprintf(&b, "%-12s %4.0f %8.3f %8.3f %8.3f\n", k, a.n, a.succ5/a.n, a.rec5/a.n, a.mrr/a.n)
+		}
+		t.Log("\n" + b.String())
+	}
+}
