@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -12,29 +11,9 @@ import (
 	"github.com/ragd/ragd/query"
 )
 
-var knownChannels = []string{query.ChannelLexical, query.ChannelVector, query.ChannelGraph}
-
-// checkScope validates the channels and weights of a request.
-func checkScope(chans []string, weights map[string]float64) error {
-	for ch, w := range weights {
-		if !slices.Contains(knownChannels, ch) || w < 0 || w > 100 {
-			return ipc.BadRequest("bad weight %s=%v: channels are %s, weights 0 to 100", ch, w, strings.Join(knownChannels, ", "))
-		}
-	}
-	for _, ch := range chans {
-		if !slices.Contains(knownChannels, ch) {
-			return ipc.BadRequest("unknown channel %q: use %s", ch, strings.Join(knownChannels, ", "))
-		}
-	}
-	return nil
-}
-
 // Search implements ipc.Backend.
 func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
 	start := time.Now()
-	if err := checkScope(req.Channels, req.Weights); err != nil {
-		return nil, err
-	}
 	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
 		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank})

@@ -14,8 +14,9 @@ type SearchRequest struct {
 	// NoText omits result text (for evaluation and pickers that only need
 	// the citation).
 	NoText bool `json:"no_text,omitempty"`
-	// Channels limits retrieval to some channels: "bm25", "graph". Empty
-	// means all.
+	// Channels limits retrieval to some channels (ChannelLexical,
+	// ChannelVector, ChannelGraph; "bm25" is read as "lexical"). Empty
+	// means what Mode implies.
 	Channels []string `json:"channels,omitempty"`
 	// Weights overrides the fusion weight of channels for this query, e.g.
 	// {"graph": 0.5}; unset channels keep the daemon's weights.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 func TestRerankReordersAndExplains(t *testing.T) {
@@ -35,11 +36,11 @@ func TestRerankReordersAndExplains(t *testing.T) {
 	}
 	x := b.Explain
 	if x == nil || !x.HasRerank || x.Reranked != 0.9 || !near(x.Fused, 1/62.0) ||
-		!reflect.DeepEqual(x.Channels, []ChannelScore{{ChannelLexical, 2, 5}}) {
+		!reflect.DeepEqual(x.Channels, []ChannelScore{{ipc.ChannelLexical, 2, 5}}) {
 		t.Errorf("explain b = %+v", x)
 	}
 	// c: vector rank 1.
-	if x := resp.Results[1].Explain; !reflect.DeepEqual(x.Channels, []ChannelScore{{ChannelVector, 1, 0.9}}) || !near(x.Fused, 1/61.0) {
+	if x := resp.Results[1].Explain; !reflect.DeepEqual(x.Channels, []ChannelScore{{ipc.ChannelVector, 1, 0.9}}) || !near(x.Fused, 1/61.0) {
 		t.Errorf("explain c = %+v", x)
 	}
 	// Without Explain, no explanation.

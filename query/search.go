@@ -24,7 +24,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -78,13 +77,6 @@ func needsText(r Reranker) bool {
 	return !ok || !m.MetadataOnly()
 }
 
-// Modes.
-const (
-	ModeHybrid  = "hybrid"
-	ModeLexical = "lexical"
-	ModeVector  = "vector"
-)
-
 // Request is one retrieval request.
 type Request struct {
 	Text       string
@@ -92,10 +84,12 @@ type Request struct {
 	Vaults     []string // empty: all vaults
 	PathPrefix string   // vault-relative, slash-separated
 	NoText     bool     // skip loading chunk text
-	// Mode is hybrid (default), lexical or vector.
+	// Mode is ipc.ModeHybrid (default), ipc.ModeLexical or ipc.ModeVector.
+	// Requests are checked when they are decoded (ipc): an unknown mode
+	// runs as hybrid.
 	Mode string
-	// Channels limits retrieval to these channels (ChannelLexical,
-	// ChannelVector, ChannelGraph); empty means what Mode implies.
+	// Channels limits retrieval to these channels (ipc.Channels); empty
+	// means what Mode implies.
 	Channels []string
 	// Weights overrides channel fusion weights for this request.
 	Weights map[string]float64
@@ -206,11 +200,6 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	plan := ParsePlan(req.Text)
 	if req.Mode == "" {
 		req.Mode = plan.Mode
-	}
-	switch req.Mode {
-	case "", ModeHybrid, ModeLexical, ModeVector:
-	default:
-		return nil, fmt.Errorf("unknown mode %q: use hybrid, lexical or vector", req.Mode)
 	}
 	resp := &Response{Plan: plan}
 	filter := e.scopeOf(req, plan)

@@ -335,7 +335,7 @@ func TestDoctorRefusedByOlderDaemon(t *testing.T) {
 	for _, want := range []string{
 		"✓ daemon: answers on " + sock + " but refuses this ragctl\n",
 		"✗ protocol: client speaks protocol",
-		"→ ragctl speaks protocol 1: upgrade ragd",
+		fmt.Sprintf("→ ragctl speaks protocol %d: upgrade ragd", ipc.ProtocolVersion),
 		"- vaults: not checked (ragd refuses this ragctl)\n",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -252,7 +253,7 @@ func TestMCP(t *testing.T) {
 			t.Errorf("first vault %+v", v)
 		}
 		text := textOf(res)
-		if !strings.HasPrefix(text, "ragd v0.1.0, protocol 1, pid 4242, up ") || !strings.Contains(text, "VAULT") || !strings.Contains(text, "notes") {
+		if !strings.HasPrefix(text, fmt.Sprintf("ragd v0.1.0, protocol %d, pid 4242, up ", ipc.ProtocolVersion)) || !strings.Contains(text, "VAULT") || !strings.Contains(text, "notes") {
 			t.Errorf("text content:\n%s", text)
 		}
 	})

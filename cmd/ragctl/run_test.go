@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestRunHelpAndVersion(t *testing.T) {
 		}
 	}
 	code, stdout, _ := runCmd(t, "version")
-	if code != exitOK || stdout != "ragctl (protocol 1)\n" {
+	if code != exitOK || stdout != fmt.Sprintf("ragctl (protocol %d)\n", ipc.ProtocolVersion) {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
 }
@@ -232,7 +233,7 @@ func TestRunStatus(t *testing.T) {
 	}
 
 	code, stdout, _ = runCmd(t, "-socket", sock, "status")
-	if code != exitOK || !strings.HasPrefix(stdout, "ragd v0.1.0, protocol 1, pid 4242, up ") || !strings.Contains(stdout, "VAULT") {
+	if code != exitOK || !strings.HasPrefix(stdout, fmt.Sprintf("ragd v0.1.0, protocol %d, pid 4242, up ", ipc.ProtocolVersion)) || !strings.Contains(stdout, "VAULT") {
 		t.Errorf("status: exit %d\n%s", code, stdout)
 	}
 }
