@@ -43,6 +43,7 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("POST /v1/context", h.context)
 	mux.HandleFunc("POST /v1/similar", h.similar)
 	mux.HandleFunc("GET /v1/plugins", h.plugins)
+	mux.HandleFunc("POST /v1/document", h.document)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})

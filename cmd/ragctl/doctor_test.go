@@ -60,7 +60,9 @@ func runDoctorWith(t *testing.T, host doctorHost, args ...string) (code int, std
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code = doctor(ctx, &env{stdout: &out, stderr: &errb}, args, host)
+	c, _ := lookup("doctor")
+	c.new = func() subcommand { return &doctorCmd{host: host} }
+	code = runCommand(ctx, &env{stdout: &out, stderr: &errb}, c, args)
 	return code, out.String(), errb.String()
 }
 

@@ -19,28 +19,38 @@ import (
 // evalDepth is how many chunks each evaluation query asks for.
 const evalDepth = 100
 
-func runEval(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("eval")
-	beir := fs.String("beir", "", "BEIR dataset directory (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
-	vault := fs.String("vault", "", "vault directory to evaluate on (with -qrels)")
-	qrels := fs.String("qrels", "", "questions file: question<TAB>path[;path…] per line")
-	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	keep := fs.Bool("keep", false, "keep the temporary directory and print its path")
-	channels := fs.String("channels", "", "comma-separated retrieval channels to use (bm25, vector, graph); default all")
-	weights := fs.String("weights", "", "fusion weights, e.g. bm25=1,vector=0.2; default the daemon's")
-	mode := fs.String("mode", "", "hybrid, lexical or vector (default the daemon's: hybrid)")
-	fusion := fs.String("fusion", "", "convex or rrf (default the daemon's)")
-	embedder := fs.String("embedder", "", "built-in embedder to index with (uselite, ollama, openai); default none")
-	embOpts := fs.String("embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
-	sweep := fs.Bool("sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")
-	pseudo := fs.Bool("pseudo", false, "with -vault instead of -qrels: ask the vault's own headings as queries (self-supervised; with -sweep it calibrates the fusion weights on your notes)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// evalCmd is ragctl eval.
+type evalCmd struct {
+	beir, vault, qrels, ragdBin, channels, weights, mode, fusion, embedder, embOpts string
+	asJSON, keep, sweep, pseudo                                                     bool
+}
+
+func (c *evalCmd) flags(fs *FlagSet) {
+	fs.path(&c.beir, "beir", true, "BEIR dataset `directory` (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
+	fs.path(&c.vault, "vault", true, "vault `directory` to evaluate on (with -qrels)")
+	fs.path(&c.qrels, "qrels", false, "questions `file`: question<TAB>path[;path…] per line")
+	fs.path(&c.ragdBin, "ragd", false, "ragd `binary` to start (default: next to ragctl, then $PATH)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
+	fs.StringVar(&c.channels, "channels", "", "comma-separated retrieval channels to use (bm25, vector, graph); default all")
+	fs.StringVar(&c.weights, "weights", "", "fusion weights, e.g. bm25=1,vector=0.2; default the daemon's")
+	fs.choice(&c.mode, "mode", "", modes, "hybrid, lexical or vector (default the daemon's: hybrid)")
+	fs.choice(&c.fusion, "fusion", "", []string{"convex", "rrf"}, "convex or rrf (default the daemon's)")
+	fs.choice(&c.embedder, "embedder", "", []string{"uselite", "ollama", "openai"}, "built-in embedder to index with (uselite, ollama, openai); default none")
+	fs.StringVar(&c.embOpts, "embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
+	fs.BoolVar(&c.sweep, "sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")
+	fs.BoolVar(&c.pseudo, "pseudo", false, "with -vault instead of -qrels: ask the vault's own headings as queries (self-supervised; with -sweep it calibrates the fusion weights on your notes)")
+}
+
+func (c *evalCmd) run(ctx context.Context, e *env, args []string) int {
+	beir, vault, qrels, ragdBin, asJSON, keep := &c.beir, &c.vault, &c.qrels, &c.ragdBin, &c.asJSON, &c.keep
+	channels, weights, mode, fusion, embedder, embOpts := &c.channels, &c.weights, &c.mode, &c.fusion, &c.embedder, &c.embOpts
+	sweep, pseudo := &c.sweep, &c.pseudo
+	if len(args) > 0 {
+		return e.usage("eval", "no arguments expected")
 	}
 	if (*beir == "") == (*vault == "") || (*vault != "" && (*qrels == "") == !*pseudo) {
-		fmt.Fprintln(e.stderr, "usage: ragctl eval -beir DIR [-json]\n       ragctl eval -vault DIR -qrels FILE [-json]")
-		return exitUsage
+		return e.usage("eval", "give -beir DIR, or -vault DIR with -qrels FILE or -pseudo")
 	}
 	bin, tmp, cleanup, err := prepareRun(e, "eval", *ragdBin, *keep)
 	if err != nil {
