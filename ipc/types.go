@@ -48,7 +48,10 @@ type SearchResponse struct {
 	EmbedMS float64 `json:"embed_ms,omitempty"`
 }
 
-// Result is one retrieved chunk with its citation.
+// Result is one retrieved chunk with its citation. It is also the query
+// engine's result type (query.Result): the engine fills it and the daemon
+// sends it as it is, so a field added here is filled in one place, the
+// engine's cand.result.
 type Result struct {
 	ID        string   `json:"id"` // stable chunk id
 	Vault     string   `json:"vault"`

@@ -2,6 +2,7 @@ package query
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
@@ -95,15 +96,21 @@ type cand struct {
 	first  int // position in the earliest list, for ties
 }
 
+// result is the candidate as a result, without its parent section
+// (attachParents) or file checks (Engine.Search).
 func (c *cand) result(explain bool) Result {
-	r := Result{Ref: c.hit.Ref, Vault: c.hit.Vault, Path: c.hit.Path, Title: c.hit.Title, Heading: c.hit.Heading,
-		LineStart: c.hit.LineStart, LineEnd: c.hit.LineEnd, Score: c.fused, Text: c.text, Page: c.page,
-		parent: c.hit.Parent}
+	h := c.hit
+	r := Result{ID: h.Ref.String(), Vault: h.Vault, Path: h.Path, Title: h.Title,
+		Heading: strings.Join(h.Heading, " > "), Headings: h.Heading,
+		LineStart: h.LineStart, LineEnd: h.LineEnd, Score: c.fused, Text: c.text, Page: c.page}
 	if c.hasRR {
 		r.Score = c.rerank
 	}
 	if explain {
-		x := &Explain{Fused: c.fused, Reranked: c.rerank, HasRerank: c.hasRR}
+		x := &Explain{Fused: c.fused}
+		if c.hasRR {
+			x.Reranked = c.rerank
+		}
 		for i, ch := range channels {
 			if c.ranks[i] > 0 {
 				x.Channels = append(x.Channels, ChannelScore{Channel: ch, Rank: c.ranks[i], Score: c.scores[i]})

@@ -146,9 +146,9 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 		chans []ChannelScore
 	}
 	want := []row{
-		{"a.md", 0.7/61 + 0.8/62, []ChannelScore{{ipc.ChannelLexical, 1, 12}, {ipc.ChannelVector, 2, 0.8}}},
-		{"c.md", 0.8 / 61, []ChannelScore{{ipc.ChannelVector, 1, 0.9}}},
-		{"b.md", 0.7 / 62, []ChannelScore{{ipc.ChannelLexical, 2, 7}}},
+		{"a.md", 0.7/61 + 0.8/62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 1, Score: 12}, {Channel: ipc.ChannelVector, Rank: 2, Score: 0.8}}},
+		{"c.md", 0.8 / 61, []ChannelScore{{Channel: ipc.ChannelVector, Rank: 1, Score: 0.9}}},
+		{"b.md", 0.7 / 62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 7}}},
 	}
 	if len(resp.Results) != len(want) {
 		t.Fatalf("results = %v", paths(resp.Results))
@@ -156,7 +156,7 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 	for i, w := range want {
 		r := resp.Results[i]
 		if r.Path != w.path || !near(r.Score, w.score) || !near(r.Explain.Fused, w.score) ||
-			r.Explain.HasRerank || !reflect.DeepEqual(r.Explain.Channels, w.chans) {
+			r.Explain.Reranked != 0 || !reflect.DeepEqual(r.Explain.Channels, w.chans) {
 			t.Errorf("result %d = %s %v %+v, want %+v", i, r.Path, r.Score, r.Explain, w)
 		}
 	}

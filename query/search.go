@@ -29,6 +29,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/ipc"
 )
 
 // Index is what the engine needs from the store.
@@ -101,40 +102,17 @@ type Request struct {
 	NoRerank bool
 }
 
-// Result is one ranked chunk with its citation.
-type Result struct {
-	Ref       index.ChunkRef
-	Vault     string
-	Path      string
-	Title     string
-	Heading   []string
-	LineStart int
-	LineEnd   int
-	Score     float64
-	Text      string
-	Page      int
-	Parent    *index.Parent // the section the chunk belongs to
-	Explain   *Explain
-	AbsPath   string // the file on disk ("" without WithVaults)
-	Stale     bool   // the file changed since it was indexed
+// Result is one ranked chunk with its citation: the wire type itself, so
+// a result travels from the engine to the client without being copied
+// into another shape. A field added to ipc.Result is filled here (in
+// cand.result) and reaches every client.
+type Result = ipc.Result
 
-	parent uint32
-}
-
-// Explain is the per-channel evidence for a result.
-type Explain struct {
-	Channels  []ChannelScore
-	Fused     float64
-	Reranked  float64
-	HasRerank bool
-}
+// Explain is the per-channel evidence for a result (Request.Explain).
+type Explain = ipc.Explain
 
 // ChannelScore is one channel's rank (1-based; 0 = not retrieved) and score.
-type ChannelScore struct {
-	Channel string
-	Rank    int
-	Score   float64
-}
+type ChannelScore = ipc.ChannelScore
 
 // Response is the answer to a Request.
 type Response struct {
@@ -246,7 +224,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 			out[i].Text = ""
 		}
 	}
-	if err := e.attachParents(out); err != nil {
+	if err := e.attachParents(out, cands); err != nil {
 		return nil, err
 	}
 	if !resp.Grounded {

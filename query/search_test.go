@@ -156,15 +156,15 @@ func TestResultsCarryTextCitationsAndParents(t *testing.T) {
 		t.Fatalf("results = %v", got)
 	}
 	r := resp.Results[1]
-	if r.Text != "text of "+c.Ref.String() || r.Ref != c.Ref || r.LineStart != 3 || r.LineEnd != 5 || r.Title != "c" ||
-		r.Vault != "notes" || !reflect.DeepEqual(r.Heading, []string{"Hc.md"}) || r.Score != 1 {
+	if r.Text != "text of "+c.Ref.String() || r.ID != c.Ref.String() || r.LineStart != 3 || r.LineEnd != 5 || r.Title != "c" ||
+		r.Vault != "notes" || r.Heading != "Hc.md" || !reflect.DeepEqual(r.Headings, []string{"Hc.md"}) || r.Score != 1 {
 		t.Errorf("c = %+v", r)
 	}
 	// Parents come from Parent(doc, hit.Parent).
 	if p := resp.Results[0].Parent; p == nil || p.LineEnd != 9 {
 		t.Errorf("a's parent = %+v", p)
 	}
-	if p := r.Parent; p == nil || !reflect.DeepEqual(p.Heading, []string{"C", "Sub"}) {
+	if p := r.Parent; p == nil || p.Heading != "C > Sub" {
 		t.Errorf("c's parent = %+v", p)
 	}
 
