@@ -216,6 +216,12 @@ func checkDaemon(ctx context.Context, socket string) (st *ipc.StatusResponse, ch
 		daemon.Fix = "start it with `ragd` or `systemctl --user start ragd`"
 		proto.Status, proto.Detail = checkSkip, "not checked (ragd is not reachable)"
 		return nil, []check{daemon, proto}
+	case errors.Is(err, ipc.ErrUnsafeSocket):
+		daemon.Status, daemon.Detail = checkFail, err.Error()
+		daemon.Fix = "the socket or its directory could be another user's: remove it (as its owner or root), " +
+			"then restart ragd, which makes its own private directory"
+		proto.Status, proto.Detail = checkSkip, "not checked (the socket is not safe to use)"
+		return nil, []check{daemon, proto}
 	case errors.As(err, &ie) && ie.Status == http.StatusUpgradeRequired:
 		// The daemon refuses a client newer than itself.
 		daemon.Status, daemon.Detail = checkOK, "answers on "+socket+" but refuses this ragctl"

@@ -189,7 +189,7 @@ func (e *env) client() *ipc.Client { return ipc.NewClient(e.socketPath()) }
 func (e *env) fail(err error) int {
 	fmt.Fprintf(e.stderr, "ragctl: %v\n", err)
 	var nr *ipc.NotRunningError
-	if errors.As(err, &nr) {
+	if errors.As(err, &nr) || errors.Is(err, ipc.ErrUnsafeSocket) {
 		return exitUnreachable
 	}
 	var ie *ipc.Error
