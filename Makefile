@@ -12,6 +12,7 @@ LDFLAGS  := -X github.com/ragd/ragd/internal/version.Version=$(VERSION)
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragd ./cmd/ragd
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragctl ./cmd/ragctl
+	$(GO) build -o bin/ragd-peer ./cmd/ragd-peer
 
 run: build
 	./bin/ragd run -config ragd.toml
