@@ -5,13 +5,14 @@ GO       ?= go
 EVAL_DIR ?= ../shared/eval
 FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X github.com/ragd/ragd/daemon.Version=$(VERSION)
+LDFLAGS  := -X github.com/ragd/ragd/internal/version.Version=$(VERSION)
 
 .PHONY: build run test vet bench bench-watch eval fuzz clean models proto proto-check
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragd ./cmd/ragd
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragctl ./cmd/ragctl
+	$(GO) build -o bin/ragd-peer ./cmd/ragd-peer
 
 run: build
 	./bin/ragd run -config ragd.toml

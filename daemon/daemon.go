@@ -17,13 +17,14 @@ import (
 	"github.com/ragd/ragd/daemon/config"
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/internal/version"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query"
 	"github.com/ragd/ragd/watch"
 )
 
-// Version is the ragd version, set at build time with -ldflags.
-var Version = "dev"
+// Version is the ragd version (see internal/version).
+var Version = version.String()
 
 // Daemon is a running ragd.
 type Daemon struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -12,57 +11,19 @@ import (
 	"github.com/ragd/ragd/query"
 )
 
-var knownChannels = []string{query.ChannelLexical, query.ChannelVector, query.ChannelGraph}
-
-// checkScope validates the channels and weights of a request.
-func checkScope(chans []string, weights map[string]float64) error {
-	for ch, w := range weights {
-		if !slices.Contains(knownChannels, ch) || w < 0 || w > 100 {
-			return ipc.BadRequest("bad weight %s=%v: channels are %s, weights 0 to 100", ch, w, strings.Join(knownChannels, ", "))
-		}
-	}
-	for _, ch := range chans {
-		if !slices.Contains(knownChannels, ch) {
-			return ipc.BadRequest("unknown channel %q: use %s", ch, strings.Join(knownChannels, ", "))
-		}
-	}
-	return nil
-}
-
 // Search implements ipc.Backend.
 func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
 	start := time.Now()
-	if err := checkScope(req.Channels, req.Weights); err != nil {
-		return nil, err
-	}
 	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
 		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank})
 	if err != nil {
 		return nil, err
 	}
-	resp := &ipc.SearchResponse{Query: req.Query, Results: make([]ipc.Result, 0, len(res.Results)),
-		Grounded: res.Grounded, Degraded: res.Degraded, Suggestions: d.suggestions(res)}
-	for _, r := range res.Results {
-		out := ipc.Result{
-			ID: r.Ref.String(), Vault: r.Vault, Path: r.Path, AbsPath: r.AbsPath, Title: r.Title,
-			LineStart: r.LineStart, LineEnd: r.LineEnd,
-			Heading: strings.Join(r.Heading, " > "), Headings: r.Heading,
-			Score: r.Score, Text: r.Text, Page: r.Page, Stale: r.Stale,
-		}
-		if p := r.Parent; p != nil {
-			out.Parent = &ipc.Parent{LineStart: p.LineStart, LineEnd: p.LineEnd, Heading: strings.Join(p.Heading, " > ")}
-		}
-		if x := r.Explain; x != nil {
-			out.Explain = &ipc.Explain{Fused: x.Fused}
-			if x.HasRerank {
-				out.Explain.Reranked = x.Reranked
-			}
-			for _, c := range x.Channels {
-				out.Explain.Channels = append(out.Explain.Channels, ipc.ChannelScore{Channel: c.Channel, Rank: c.Rank, Score: c.Score})
-			}
-		}
-		resp.Results = append(resp.Results, out)
+	resp := &ipc.SearchResponse{Query: req.Query, Results: res.Results, Grounded: res.Grounded,
+		Degraded: res.Degraded, Suggestions: d.suggestions(res)}
+	if resp.Results == nil {
+		resp.Results = []ipc.Result{} // [] on the wire, not null
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	resp.EmbedMS = float64(res.EmbedTime.Microseconds()) / 1000
@@ -100,10 +61,9 @@ func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.Cont
 		return nil, err
 	}
 	resp := &ipc.ContextResponse{Query: req.Query, Grounded: res.Grounded, Degraded: res.Degraded,
-		Citations: []ipc.ContextCitation{}, Suggestions: d.suggestions(res), Context: block.Text}
-	for _, c := range block.Citations {
-		resp.Citations = append(resp.Citations, ipc.ContextCitation{Vault: c.Vault, Path: c.Path, AbsPath: c.AbsPath,
-			LineStart: c.LineStart, LineEnd: c.LineEnd, Heading: c.Heading, Score: c.Score, Cite: c.Cite, Stale: c.Stale})
+		Citations: block.Citations, Suggestions: d.suggestions(res), Context: block.Text}
+	if resp.Citations == nil {
+		resp.Citations = []ipc.ContextCitation{}
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil

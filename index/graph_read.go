@@ -44,10 +44,41 @@ func (m *memIndex) findNote(vault, name string) ([]DocID, error) {
 		}
 	}
 	if len(ids) == 0 {
+		// Not a path, file name or alias: a title, as search results show
+		// notes ("Espresso Dialing In" for espresso.md).
+		for id, d := range m.graph.docs {
+			if (vault == "" || d.vault == vault) && d.title != "" && NameKey(d.title) == key {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) == 0 {
 		return nil, &ErrNoSuchNote{name}
 	}
 	sort.Slice(ids, func(i, j int) bool { return m.graph.docs[ids[i]].path < m.graph.docs[ids[j]].path })
 	return ids, nil
+}
+
+// NoteRef names a note: its vault and vault-relative path.
+type NoteRef struct{ Vault, Path string }
+
+// FindNotes resolves a note's name — its path, file name, alias or title,
+// in any case — to the notes it names, in any vault unless vault is set.
+// It returns *ErrNoSuchNote when none has that name.
+func (s *Store) FindNotes(vault, name string) ([]NoteRef, error) {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	ids, err := m.findNote(vault, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]NoteRef, len(ids))
+	for i, id := range ids {
+		d := m.graph.docs[id]
+		out[i] = NoteRef{Vault: d.vault, Path: d.path}
+	}
+	return out, nil
 }
 
 func (m *memIndex) linkRef(src DocID, r Relation) LinkRef {

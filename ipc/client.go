@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 )
 
@@ -19,12 +20,15 @@ type Client struct {
 	hc     *http.Client
 }
 
-// NewClient returns a client for the daemon listening on socket.
+// NewClient returns a client for the daemon listening on socket. Before
+// each connection it checks the socket (CheckSocket) and, on Linux, the
+// credentials of the process listening on it: a socket another user could
+// control yields an *UnsafeSocketError and nothing is sent.
 func NewClient(socket string) *Client {
+	uid := os.Getuid()
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
+			return dialSafe(ctx, socket, uid)
 		},
 		MaxIdleConnsPerHost: 4,
 	}

@@ -43,6 +43,7 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("POST /v1/context", h.context)
 	mux.HandleFunc("POST /v1/similar", h.similar)
 	mux.HandleFunc("GET /v1/plugins", h.plugins)
+	mux.HandleFunc("POST /v1/document", h.document)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -204,15 +205,47 @@ func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
 		return req, err
 	}
 	switch {
-	case !validMode(req.Mode):
+	case !ValidMode(req.Mode):
 		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
 	case req.Fusion != "" && req.Fusion != "convex" && req.Fusion != "rrf":
 		return req, BadRequest("fusion must be convex or rrf, got %q", req.Fusion)
+	}
+	if err := canonicalChannels(&req); err != nil {
+		return req, err
 	}
 	if req.K == 0 {
 		req.K = DefaultK
 	}
 	return req, nil
+}
+
+// MaxWeight is the largest channel weight a request may set.
+const MaxWeight = 100
+
+// canonicalChannels checks the channels and weights of a search and
+// spells them as Channels does.
+func canonicalChannels(req *SearchRequest) error {
+	want := strings.Join(Channels, ", ")
+	for i, ch := range req.Channels {
+		c, ok := CanonicalChannel(ch)
+		if !ok {
+			return BadRequest("unknown channel %q: use %s", ch, want)
+		}
+		req.Channels[i] = c
+	}
+	if len(req.Weights) == 0 {
+		return nil
+	}
+	ws := make(map[string]float64, len(req.Weights))
+	for ch, w := range req.Weights {
+		c, ok := CanonicalChannel(ch)
+		if !ok || w < 0 || w > MaxWeight || w != w {
+			return BadRequest("bad weight %s=%v: channels are %s, weights 0 to %d", ch, w, want, MaxWeight)
+		}
+		ws[c] = w
+	}
+	req.Weights = ws
+	return nil
 }
 
 // decodeJSON decodes exactly one JSON object, rejecting unknown fields,

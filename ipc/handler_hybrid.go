@@ -9,7 +9,7 @@ import (
 )
 
 // HybridBackend is the part of the backend serving context building,
-// related notes and plugin status (protocol 1 additions).
+// related notes and plugin status.
 type HybridBackend interface {
 	Context(ctx context.Context, req ContextRequest) (*ContextResponse, error)
 	Similar(ctx context.Context, req SimilarRequest) (*SimilarResponse, error)
@@ -80,7 +80,7 @@ func DecodeContextRequest(body io.Reader) (ContextRequest, error) {
 		return req, BadRequest("budget must be between 1 and %d characters, got %d", MaxContextBudget, req.Budget)
 	case req.Style != "" && req.Style != "snippets" && req.Style != "summary":
 		return req, BadRequest("style must be \"snippets\" or \"summary\", got %q", req.Style)
-	case !validMode(req.Mode):
+	case !ValidMode(req.Mode):
 		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
 	}
 	if req.K == 0 {
@@ -93,10 +93,6 @@ func DecodeContextRequest(body io.Reader) (ContextRequest, error) {
 		req.Style = "snippets"
 	}
 	return req, nil
-}
-
-func validMode(m string) bool {
-	return m == "" || m == ModeHybrid || m == ModeLexical || m == ModeVector
 }
 
 // checkQuery validates the query text and k of a search or context

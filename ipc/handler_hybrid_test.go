@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -65,5 +66,31 @@ func TestContextRequestValidation(t *testing.T) {
 	}
 	if _, err := ipc.DecodeSearchRequest(strings.NewReader(`{"query":"x","mode":"psychic"}`)); err == nil {
 		t.Error("search with a bad mode accepted")
+	}
+}
+
+// Channels are checked and spelled one way when a search is decoded; the
+// lexical channel's old name "bm25" is still read.
+func TestDecodeSearchChannels(t *testing.T) {
+	req, err := ipc.DecodeSearchRequest(strings.NewReader(
+		`{"query":"x","channels":["bm25","graph"],"weights":{"bm25":0.5,"vector":2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(req.Channels, []string{ipc.ChannelLexical, ipc.ChannelGraph}) ||
+		!reflect.DeepEqual(req.Weights, map[string]float64{ipc.ChannelLexical: 0.5, ipc.ChannelVector: 2}) {
+		t.Errorf("channels %v, weights %v", req.Channels, req.Weights)
+	}
+	for _, body := range []string{
+		`{"query":"x","channels":["fulltext"]}`,
+		`{"query":"x","weights":{"fulltext":1}}`,
+		`{"query":"x","weights":{"lexical":-1}}`,
+		`{"query":"x","weights":{"vector":101}}`,
+	} {
+		_, err := ipc.DecodeSearchRequest(strings.NewReader(body))
+		var ie *ipc.Error
+		if !errors.As(err, &ie) || ie.Status != 400 {
+			t.Errorf("%s: %v, want a 400", body, err)
+		}
 	}
 }

@@ -243,7 +243,7 @@ func TestHandler(t *testing.T) {
 		{
 			name: "newer protocol on status", method: "GET", path: "/v1/status",
 			header: map[string]string{ipc.HeaderProtocol: "99"},
-			code:   426, wantErr: `client speaks protocol "99", this ragd speaks 1`, noCall: true,
+			code:   426, wantErr: fmt.Sprintf(`client speaks protocol "99", this ragd speaks %d`, ipc.ProtocolVersion), noCall: true,
 		},
 		{
 			name: "garbled protocol", method: "GET", path: "/v1/status",

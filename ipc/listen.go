@@ -15,18 +15,28 @@ import (
 var ErrInUse = errors.New("another ragd is already listening")
 
 // Listen creates the Unix socket at path, in a directory of mode 0700 (made
-// if missing), with mode 0600. A socket file left by a crashed daemon is
-// detected by dialling it and removed only if nothing answers; a live one
-// yields ErrInUse. Every accepted connection's peer credentials are checked
-// and connections from other users are refused (logged and closed).
+// if missing), with mode 0600. It refuses (*UnsafeSocketError) a directory
+// that another user owns or that others can write, and a socket file that
+// is not the user's: another user could otherwise replace the socket with a
+// listener of their own. A socket file left by a crashed daemon is detected
+// by dialling it and removed only if nothing answers; a live one yields
+// ErrInUse. Every accepted connection's peer credentials are checked and
+// connections from other users are refused (logged and closed).
 func Listen(path string, log *slog.Logger) (net.Listener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ipc: socket dir: %w", err)
 	}
+	uid := os.Getuid()
+	if err := checkDir(dir, uid); err != nil {
+		return nil, fmt.Errorf("ipc: %w", err)
+	}
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
 			return nil, fmt.Errorf("ipc: %s exists and is not a socket; refusing to remove it", path)
+		}
+		if err := checkSocketFile(path, uid); err != nil {
+			return nil, fmt.Errorf("ipc: %w", err)
 		}
 		c, err := net.DialTimeout("unix", path, time.Second)
 		if err == nil {
@@ -48,7 +58,7 @@ func Listen(path string, log *slog.Logger) (net.Listener, error) {
 	}
 	ul := ln.(*net.UnixListener)
 	ul.SetUnlinkOnClose(true)
-	return &credListener{UnixListener: ul, uid: os.Getuid(), log: log}, nil
+	return &credListener{UnixListener: ul, uid: uid, log: log}, nil
 }
 
 // credListener refuses connections whose peer is another user.

@@ -12,10 +12,21 @@ package ipc
 // header. It is bumped for every change a client could notice; additions of
 // optional fields do not need a bump.
 //
+// The daemon answers clients of its own version and older ones; a client
+// newer than the daemon gets 426 Upgrade Required.
+//
 // History:
 //
-//	1: search, status, reindex, events (NDJSON stream), runs.
-const ProtocolVersion = 1
+//	1: search, status, reindex, events (NDJSON stream), runs; then, as
+//	   optional additions within 1: graph queries (/v1/graph/{query}), the
+//	   hybrid search fields (mode, channels, weights, fusion, explain,
+//	   no_rerank; grounded, degraded, suggestions, embed_ms), context
+//	   blocks (/v1/context), related notes (/v1/similar) and plugin status
+//	   (/v1/plugins).
+//	2: the lexical channel is named "lexical" (as its mode) in channels,
+//	   weights, explain and degraded; "bm25", its name in 1, is still
+//	   accepted in requests.
+const ProtocolVersion = 2
 
 // Header names.
 const (

@@ -14,8 +14,9 @@ type SearchRequest struct {
 	// NoText omits result text (for evaluation and pickers that only need
 	// the citation).
 	NoText bool `json:"no_text,omitempty"`
-	// Channels limits retrieval to some channels: "bm25", "graph". Empty
-	// means all.
+	// Channels limits retrieval to some channels (ChannelLexical,
+	// ChannelVector, ChannelGraph; "bm25" is read as "lexical"). Empty
+	// means what Mode implies.
 	Channels []string `json:"channels,omitempty"`
 	// Weights overrides the fusion weight of channels for this query, e.g.
 	// {"graph": 0.5}; unset channels keep the daemon's weights.
@@ -47,7 +48,10 @@ type SearchResponse struct {
 	EmbedMS float64 `json:"embed_ms,omitempty"`
 }
 
-// Result is one retrieved chunk with its citation.
+// Result is one retrieved chunk with its citation. It is also the query
+// engine's result type (query.Result): the engine fills it and the daemon
+// sends it as it is, so a field added here is filled in one place, the
+// engine's cand.result.
 type Result struct {
 	ID        string   `json:"id"` // stable chunk id
 	Vault     string   `json:"vault"`

@@ -1,11 +1,44 @@
 package ipc
 
-// Search modes (SearchRequest.Mode).
+import "slices"
+
+// Search modes (SearchRequest.Mode, and mode: written in a query).
 const (
 	ModeHybrid  = "hybrid"  // every available channel, fused (default)
-	ModeLexical = "lexical" // BM25 only
+	ModeLexical = "lexical" // the lexical (BM25) channel only
 	ModeVector  = "vector"  // the vector channel only
 )
+
+// Modes are the search modes, the default first.
+var Modes = []string{ModeHybrid, ModeLexical, ModeVector}
+
+// ValidMode reports whether m is a search mode or "" (the default).
+func ValidMode(m string) bool { return m == "" || slices.Contains(Modes, m) }
+
+// Retrieval channels: SearchRequest.Channels, the keys of
+// SearchRequest.Weights and of [search] weights, ChannelScore.Channel and
+// the names in Degraded. Each is spelled like the mode that runs it alone.
+const (
+	ChannelLexical = "lexical" // BM25 over the chunks' words, titles and headings
+	ChannelVector  = "vector"  // nearest chunk embeddings
+	ChannelGraph   = "graph"   // the entity graph
+)
+
+// Channels are the retrieval channels.
+var Channels = []string{ChannelLexical, ChannelVector, ChannelGraph}
+
+// channelBM25 is what protocol 1 called the lexical channel; it is still
+// accepted on input.
+const channelBM25 = "bm25"
+
+// CanonicalChannel returns the name of the channel a client wrote, reading
+// the old name "bm25" as ChannelLexical, and whether it names a channel.
+func CanonicalChannel(name string) (string, bool) {
+	if name == channelBM25 {
+		return ChannelLexical, true
+	}
+	return name, slices.Contains(Channels, name)
+}
 
 // Explain is, for one hit, each channel's rank and score and the fused
 // score (SearchRequest.Explain).

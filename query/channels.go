@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 // wants reports whether the request lets channel ch run.
@@ -16,10 +17,10 @@ func (r Request) wants(ch string) bool {
 		return slices.Contains(r.Channels, ch)
 	}
 	switch r.Mode {
-	case ModeLexical:
-		return ch == ChannelLexical
-	case ModeVector:
-		return ch == ChannelVector
+	case ipc.ModeLexical:
+		return ch == ipc.ChannelLexical
+	case ipc.ModeVector:
+		return ch == ipc.ChannelVector
 	}
 	return true
 }
@@ -33,7 +34,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 	}
 	var weights [nChannels]float64
 	run := [nChannels]bool{}
-	explicit := len(req.Channels) > 0 || req.Mode == ModeLexical || req.Mode == ModeVector
+	explicit := len(req.Channels) > 0 || req.Mode == ipc.ModeLexical || req.Mode == ipc.ModeVector
 	for i, ch := range channels {
 		weights[i] = opt.weight(req, ch)
 		// In hybrid mode a channel with weight 0 is off; a channel asked for
@@ -58,7 +59,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 		resp.DegradedWhy = append(resp.DegradedWhy, why)
 		mu.Unlock()
 	}
-	if i := channelIndex(ChannelVector); run[i] {
+	if i := channelIndex(ipc.ChannelVector); run[i] {
 		if e.embedder == nil {
 			why := "semantic search is not configured"
 			if e.embedErr != nil {
@@ -66,7 +67,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 					why = w
 				}
 			}
-			degrade(ChannelVector, why)
+			degrade(ipc.ChannelVector, why)
 			run[i] = false
 		} else if text != "" {
 			wg.Add(1)
@@ -76,7 +77,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 				q, err := e.embedder.EmbedQuery(ctx, text)
 				resp.EmbedTime = time.Since(t0)
 				if err != nil {
-					degrade(ChannelVector, "embedder: "+err.Error())
+					degrade(ipc.ChannelVector, "embedder: "+err.Error())
 					return
 				}
 				hs, err := e.ix.VectorSearch(e.embedder.Signature(), q, depth, filter)
@@ -85,17 +86,17 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 					if errors.Is(err, index.ErrNoVectors) {
 						why = "no vectors for the configured embedder yet (embedding in progress)"
 					}
-					degrade(ChannelVector, why)
+					degrade(ipc.ChannelVector, why)
 					return
 				}
 				lists[i] = hs
 			}()
 		}
 	}
-	if i := channelIndex(ChannelLexical); run[i] && len(terms) > 0 {
+	if i := channelIndex(ipc.ChannelLexical); run[i] && len(terms) > 0 {
 		lists[i] = e.ix.Search(terms, depth, filter)
 	}
-	if i := channelIndex(ChannelGraph); run[i] && len(terms) > 0 {
+	if i := channelIndex(ipc.ChannelGraph); run[i] && len(terms) > 0 {
 		lists[i], _ = e.ix.GraphSearch(terms, depth, filter)
 	}
 	wg.Wait()

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"strings"
 )
 
 // Context retrieves req and builds a cited <retrieved-context> block of
@@ -18,7 +17,7 @@ func (e *Engine) Context(ctx context.Context, req Request, opt ContextOptions) (
 	hits := make([]ContextHit, 0, len(res.Results))
 	for _, r := range res.Results {
 		h := ContextHit{Vault: r.Vault, Path: r.Path, AbsPath: r.AbsPath,
-			LineStart: r.LineStart, LineEnd: r.LineEnd, Heading: strings.Join(r.Heading, " > "),
+			LineStart: r.LineStart, LineEnd: r.LineEnd, Heading: r.Heading,
 			Text: r.Text, Score: r.Score, Stale: r.Stale}
 		if !h.Stale {
 			if text, ok := readLines(h.AbsPath, h.LineStart, h.LineEnd, isExtracted(r.Path)); ok {

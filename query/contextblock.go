@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 // ContextHit is one retrieved chunk offered to BuildContext.
@@ -60,19 +62,14 @@ type ContextBlock struct {
 	Truncated bool
 }
 
-// ContextCitation is one entry of the block: a merged range of one file.
-type ContextCitation struct {
-	Vault, Path, AbsPath string
-	// LineStart and LineEnd are the cited lines: in snippets style exactly
-	// the lines quoted, in summary style the whole retrieved range (of
-	// which the block quotes the first lines).
-	LineStart, LineEnd int
-	// Heading is the heading of the best hit holding the first quoted line.
-	Heading string
-	Score   float64 // the best score of the hits merged into the range
-	Cite    string  // "path:Lstart-Lend", as written in the block
-	Stale   bool
-}
+// ContextCitation is one entry of the block: a merged range of one file
+// (the wire type). LineStart and LineEnd are the cited lines: in snippets
+// style exactly the lines quoted, in summary style the whole retrieved
+// range (of which the block quotes the first lines); Heading is the
+// heading of the best hit holding the first quoted line; Score the best
+// score of the hits merged into the range; Cite "path:Lstart-Lend", as
+// written in the block.
+type ContextCitation = ipc.ContextCitation
 
 // BuildContext turns hits into a <retrieved-context> block (seed 000's
 // context block, with seed 003's merging, grouping, previews and budget).

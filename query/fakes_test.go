@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/ipc"
 )
 
 // fakeIndex implements Index over fixed channel lists. Every channel
@@ -87,17 +88,17 @@ func take(list []index.Hit, k int, filter index.Filter) []index.Hit {
 func (f *fakeIndex) Analyzer() *analyze.Analyzer { return f.an }
 
 func (f *fakeIndex) Search(terms []string, k int, filter index.Filter) []index.Hit {
-	f.record(ChannelLexical, terms, k, filter)
+	f.record(ipc.ChannelLexical, terms, k, filter)
 	return take(f.lex, k, filter)
 }
 
 func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch) {
-	f.record(ChannelGraph, terms, k, filter)
+	f.record(ipc.ChannelGraph, terms, k, filter)
 	return take(f.graph, k, filter), nil
 }
 
 func (f *fakeIndex) VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error) {
-	f.record(ChannelVector, nil, k, filter)
+	f.record(ipc.ChannelVector, nil, k, filter)
 	f.mu.Lock()
 	f.vecSig, f.vecQ = sig, q
 	f.mu.Unlock()
@@ -225,7 +226,7 @@ func (r *fakeReranker) Rerank(_ context.Context, query string, cands []Candidate
 // opts are hybrid options with every channel on at weight 1.
 func opts() Options {
 	o := DefaultOptions
-	o.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 1, ChannelGraph: 1}
+	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 1, ipc.ChannelGraph: 1}
 	return o
 }
 

@@ -2,6 +2,8 @@ package query
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,10 +96,12 @@ func (e *Engine) ResolveNote(vault, p string) (string, string, error) {
 		if err := e.checkVaults([]string{vault}); err != nil {
 			return "", "", err
 		}
-		return vault, p, nil
 	}
 	var found []string
 	for name := range e.roots {
+		if vault != "" && name != vault {
+			continue
+		}
 		doc, err := e.ix.Document(name, p)
 		if err != nil {
 			return "", "", err
@@ -108,12 +112,48 @@ func (e *Engine) ResolveNote(vault, p string) (string, string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", "", ipc.NotFound("%s is not indexed in any vault", p)
+		return e.resolveName(vault, p)
 	case 1:
 		return found[0], p, nil
 	}
 	slices.Sort(found)
 	return "", "", ipc.BadRequest("%s exists in vaults %s: name one with vault", p, strings.Join(found, ", "))
+}
+
+// noteFinder is the part of the index that resolves a note's name.
+type noteFinder interface {
+	FindNotes(vault, name string) ([]index.NoteRef, error)
+}
+
+// resolveName resolves p as a note's file name, title or alias, when it is
+// no indexed path.
+func (e *Engine) resolveName(vault, p string) (string, string, error) {
+	where := "any vault"
+	if vault != "" {
+		where = fmt.Sprintf("vault %q", vault)
+	}
+	nf, ok := e.ix.(noteFinder)
+	if !ok {
+		if vault != "" {
+			return vault, p, nil // the caller finds it is not indexed
+		}
+		return "", "", ipc.NotFound("%s is not indexed in %s", p, where)
+	}
+	notes, err := nf.FindNotes(vault, p)
+	var none *index.ErrNoSuchNote
+	switch {
+	case errors.As(err, &none):
+		return "", "", ipc.NotFound("%s is not indexed in %s, and no note has that title, file name or alias", p, where)
+	case err != nil:
+		return "", "", err
+	case len(notes) > 1:
+		names := make([]string, len(notes))
+		for i, n := range notes {
+			names[i] = n.Vault + ": " + n.Path
+		}
+		return "", "", ipc.BadRequest("%q names several notes (%s): give a path", p, strings.Join(names, ", "))
+	}
+	return notes[0].Vault, notes[0].Path, nil
 }
 
 // readLines returns lines from..to (1-based, inclusive) of a text file,

@@ -2,19 +2,14 @@ package query
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/ragd/ragd/index"
-)
-
-// Retrieval channels.
-const (
-	ChannelLexical = "bm25"
-	ChannelVector  = "vector"
-	ChannelGraph   = "graph"
+	"github.com/ragd/ragd/ipc"
 )
 
 // channels in the order their scores are kept in a candidate.
-var channels = [...]string{ChannelLexical, ChannelVector, ChannelGraph}
+var channels = [...]string{ipc.ChannelLexical, ipc.ChannelVector, ipc.ChannelGraph}
 
 const nChannels = len(channels)
 
@@ -35,8 +30,8 @@ const (
 
 // Options tune retrieval, fusion and grounding.
 type Options struct {
-	// Weights of the channels, by ChannelLexical, ChannelVector and
-	// ChannelGraph; a channel with weight 0 is not run in hybrid mode.
+	// Weights of the channels, by ipc.ChannelLexical, ipc.ChannelVector
+	// and ipc.ChannelGraph; a channel with weight 0 is not run in hybrid mode.
 	Weights map[string]float64
 	Fusion  string  // FusionConvex or FusionRRF
 	RRFK    float64 // k of reciprocal rank fusion
@@ -70,7 +65,7 @@ type Options struct {
 // per embedder strength, because seed 004's RRF weights (semantic 0.8,
 // lexical 0.7) let a weak embedder pull ranking far below BM25 alone.
 var DefaultOptions = Options{
-	Weights:       map[string]float64{ChannelLexical: 1, ChannelVector: 0, ChannelGraph: 0},
+	Weights:       map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0, ipc.ChannelGraph: 0},
 	Fusion:        FusionConvex,
 	RRFK:          60,
 	Depth:         100,
@@ -101,15 +96,21 @@ type cand struct {
 	first  int // position in the earliest list, for ties
 }
 
+// result is the candidate as a result, without its parent section
+// (attachParents) or file checks (Engine.Search).
 func (c *cand) result(explain bool) Result {
-	r := Result{Ref: c.hit.Ref, Vault: c.hit.Vault, Path: c.hit.Path, Title: c.hit.Title, Heading: c.hit.Heading,
-		LineStart: c.hit.LineStart, LineEnd: c.hit.LineEnd, Score: c.fused, Text: c.text, Page: c.page,
-		parent: c.hit.Parent}
+	h := c.hit
+	r := Result{ID: h.Ref.String(), Vault: h.Vault, Path: h.Path, Title: h.Title,
+		Heading: strings.Join(h.Heading, " > "), Headings: h.Heading,
+		LineStart: h.LineStart, LineEnd: h.LineEnd, Score: c.fused, Text: c.text, Page: c.page}
 	if c.hasRR {
 		r.Score = c.rerank
 	}
 	if explain {
-		x := &Explain{Fused: c.fused, Reranked: c.rerank, HasRerank: c.hasRR}
+		x := &Explain{Fused: c.fused}
+		if c.hasRR {
+			x.Reranked = c.rerank
+		}
 		for i, ch := range channels {
 			if c.ranks[i] > 0 {
 				x.Channels = append(x.Channels, ChannelScore{Channel: ch, Rank: c.ranks[i], Score: c.scores[i]})
@@ -193,7 +194,7 @@ func sortCands(cs []*cand, key func(*cand) float64) {
 // ragd ships (docs/architecture.md, "Measurements"), low enough that it can
 // only reorder close lexical calls.
 func HybridDefaults(o Options) Options {
-	o.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 0.05, ChannelGraph: o.Weights[ChannelGraph]}
+	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0.05, ipc.ChannelGraph: o.Weights[ipc.ChannelGraph]}
 	o.Fusion = FusionConvex
 	return o
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 // h is a hit on chunk 0 of document doc, named by its path.
@@ -15,17 +16,17 @@ func h(doc uint64, score float64) index.Hit {
 
 func lists(lex, vec, graph []index.Hit) [nChannels][]index.Hit {
 	var l [nChannels][]index.Hit
-	l[channelIndex(ChannelLexical)] = lex
-	l[channelIndex(ChannelVector)] = vec
-	l[channelIndex(ChannelGraph)] = graph
+	l[channelIndex(ipc.ChannelLexical)] = lex
+	l[channelIndex(ipc.ChannelVector)] = vec
+	l[channelIndex(ipc.ChannelGraph)] = graph
 	return l
 }
 
 func weights(lex, vec, graph float64) [nChannels]float64 {
 	var w [nChannels]float64
-	w[channelIndex(ChannelLexical)] = lex
-	w[channelIndex(ChannelVector)] = vec
-	w[channelIndex(ChannelGraph)] = graph
+	w[channelIndex(ipc.ChannelLexical)] = lex
+	w[channelIndex(ipc.ChannelVector)] = vec
+	w[channelIndex(ipc.ChannelGraph)] = graph
 	return w
 }
 
@@ -136,7 +137,7 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 	f := newFakeIndex()
 	f.lex = []index.Hit{hit(1, "v", "a.md", 12), hit(2, "v", "b.md", 7)}
 	f.vec = []index.Hit{hit(3, "v", "c.md", 0.9), hit(1, "v", "a.md", 0.8)}
-	o := Options{Weights: map[string]float64{ChannelLexical: 0.7, ChannelVector: 0.8}, Fusion: FusionRRF, RRFK: 60, Depth: 10}
+	o := Options{Weights: map[string]float64{ipc.ChannelLexical: 0.7, ipc.ChannelVector: 0.8}, Fusion: FusionRRF, RRFK: 60, Depth: 10}
 	e := NewEngine(f).WithOptions(o).WithEmbedder(&fakeEmbedder{sig: "s", vec: []float32{1}}, nil)
 	resp := mustSearch(t, e, Request{Text: "x", K: 10, Explain: true})
 	type row struct {
@@ -145,9 +146,9 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 		chans []ChannelScore
 	}
 	want := []row{
-		{"a.md", 0.7/61 + 0.8/62, []ChannelScore{{ChannelLexical, 1, 12}, {ChannelVector, 2, 0.8}}},
-		{"c.md", 0.8 / 61, []ChannelScore{{ChannelVector, 1, 0.9}}},
-		{"b.md", 0.7 / 62, []ChannelScore{{ChannelLexical, 2, 7}}},
+		{"a.md", 0.7/61 + 0.8/62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 1, Score: 12}, {Channel: ipc.ChannelVector, Rank: 2, Score: 0.8}}},
+		{"c.md", 0.8 / 61, []ChannelScore{{Channel: ipc.ChannelVector, Rank: 1, Score: 0.9}}},
+		{"b.md", 0.7 / 62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 7}}},
 	}
 	if len(resp.Results) != len(want) {
 		t.Fatalf("results = %v", paths(resp.Results))
@@ -155,16 +156,16 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 	for i, w := range want {
 		r := resp.Results[i]
 		if r.Path != w.path || !near(r.Score, w.score) || !near(r.Explain.Fused, w.score) ||
-			r.Explain.HasRerank || !reflect.DeepEqual(r.Explain.Channels, w.chans) {
+			r.Explain.Reranked != 0 || !reflect.DeepEqual(r.Explain.Channels, w.chans) {
 			t.Errorf("result %d = %s %v %+v, want %+v", i, r.Path, r.Score, r.Explain, w)
 		}
 	}
 	// Request weights override the options.
-	resp = mustSearch(t, e, Request{Text: "x", K: 10, Weights: map[string]float64{ChannelVector: 5}})
+	resp = mustSearch(t, e, Request{Text: "x", K: 10, Weights: map[string]float64{ipc.ChannelVector: 5}})
 	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"a.md", "c.md", "b.md"}) || !near(resp.Results[1].Score, 5.0/61) {
 		t.Errorf("reweighted = %v %v", got, resp.Results)
 	}
-	resp = mustSearch(t, e, Request{Text: "x", K: 10, Weights: map[string]float64{ChannelLexical: 0.01}})
+	resp = mustSearch(t, e, Request{Text: "x", K: 10, Weights: map[string]float64{ipc.ChannelLexical: 0.01}})
 	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"c.md", "a.md", "b.md"}) {
 		t.Errorf("lexical down-weighted = %v", got)
 	}
@@ -172,13 +173,13 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 
 func TestHybridDefaults(t *testing.T) {
 	base := DefaultOptions
-	base.Weights = map[string]float64{ChannelLexical: 1, ChannelVector: 0, ChannelGraph: 0.3}
+	base.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0, ipc.ChannelGraph: 0.3}
 	base.Fusion = FusionRRF
 	o := HybridDefaults(base)
-	if o.Fusion != FusionConvex || o.Weights[ChannelVector] != 0.05 || o.Weights[ChannelLexical] != 1 || o.Weights[ChannelGraph] != 0.3 {
+	if o.Fusion != FusionConvex || o.Weights[ipc.ChannelVector] != 0.05 || o.Weights[ipc.ChannelLexical] != 1 || o.Weights[ipc.ChannelGraph] != 0.3 {
 		t.Errorf("hybrid defaults = %+v", o)
 	}
-	if base.Weights[ChannelVector] != 0 || DefaultOptions.Weights[ChannelVector] != 0 {
+	if base.Weights[ipc.ChannelVector] != 0 || DefaultOptions.Weights[ipc.ChannelVector] != 0 {
 		t.Error("HybridDefaults changed its argument's weights")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 // groundedBy applies the safety floor to the channels' best raw scores:
@@ -12,13 +13,13 @@ import (
 // The graph channel only answers on an exact entity match, which is
 // evidence in itself.
 func (e *Engine) groundedBy(lists [nChannels][]index.Hit) bool {
-	if l := lists[channelIndex(ChannelLexical)]; len(l) > 0 && l[0].Score >= e.opt.MinBM25 {
+	if l := lists[channelIndex(ipc.ChannelLexical)]; len(l) > 0 && l[0].Score >= e.opt.MinBM25 {
 		return true
 	}
-	if l := lists[channelIndex(ChannelVector)]; len(l) > 0 && l[0].Score >= e.SimilarityFloor() {
+	if l := lists[channelIndex(ipc.ChannelVector)]; len(l) > 0 && l[0].Score >= e.SimilarityFloor() {
 		return true
 	}
-	return len(lists[channelIndex(ChannelGraph)]) > 0
+	return len(lists[channelIndex(ipc.ChannelGraph)]) > 0
 }
 
 // denoise drops candidates under Alpha × the best score (after rerank when
@@ -53,7 +54,7 @@ func (e *Engine) suggest(req Request, plan Plan, resp *Response) []string {
 		len(plan.Tags) > 0 || !plan.After.IsZero() || !plan.Before.IsZero() {
 		out = append(out, "widen the scope: drop the vault, folder, tag or date filters")
 	}
-	if req.Mode == ModeLexical || req.Mode == ModeVector {
+	if req.Mode == ipc.ModeLexical || req.Mode == ipc.ModeVector {
 		out = append(out, "try mode hybrid, which combines keyword and semantic search")
 	}
 	for i, ch := range resp.Degraded {

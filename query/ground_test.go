@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 func hasSuggestion(resp *Response, sub string) bool {
@@ -76,10 +77,10 @@ func TestSafetyFloor(t *testing.T) {
 		o.MinSimilarity = min
 		return NewEngine(threeChannels()).WithOptions(o).WithEmbedder(emb, nil)
 	}
-	if resp := mustSearch(t, vector(0.9), Request{Text: "garden", K: 5, Mode: ModeVector}); !resp.Grounded || len(resp.Results) != 2 {
+	if resp := mustSearch(t, vector(0.9), Request{Text: "garden", K: 5, Mode: ipc.ModeVector}); !resp.Grounded || len(resp.Results) != 2 {
 		t.Errorf("similarity at the floor: %+v", resp)
 	}
-	resp = mustSearch(t, vector(0.95), Request{Text: "garden", K: 5, Mode: ModeVector})
+	resp = mustSearch(t, vector(0.95), Request{Text: "garden", K: 5, Mode: ipc.ModeVector})
 	notGrounded(t, "under MinSimilarity", resp)
 	if !hasSuggestion(resp, "mode hybrid") {
 		t.Errorf("vector-mode suggestions = %q", resp.Suggestions)
@@ -88,7 +89,7 @@ func TestSafetyFloor(t *testing.T) {
 	// Hybrid: either channel's evidence grounds the answer.
 	hybrid := func(minBM25, minSim float64) *Response {
 		o := opts()
-		o.Weights[ChannelGraph] = 0
+		o.Weights[ipc.ChannelGraph] = 0
 		o.MinBM25, o.MinSimilarity = minBM25, minSim
 		return mustSearch(t, NewEngine(threeChannels()).WithOptions(o).WithEmbedder(emb, nil), Request{Text: "garden", K: 5})
 	}
@@ -150,7 +151,7 @@ func TestCalibratedSimilarityFloor(t *testing.T) {
 	emb := &fakeEmbedder{sig: "s", vec: []float32{1}}
 	e := NewEngine(f).WithEmbedder(emb, nil)
 	search := func(e *Engine) *Response {
-		return mustSearch(t, e, Request{Text: "garden", K: 5, Mode: ModeVector})
+		return mustSearch(t, e, Request{Text: "garden", K: 5, Mode: ipc.ModeVector})
 	}
 	if fl, measured, err := e.Calibrate(context.Background(), f); err != nil || measured || fl != 0 {
 		t.Fatalf("calibrated without vectors: %v %v %v", fl, measured, err)

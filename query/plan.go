@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 // Plan is a query split into the words the channels search and the filters
@@ -246,7 +248,7 @@ func (ps *planParser) filter(key, tok, val string) string {
 		}
 	case "mode":
 		m := strings.ToLower(val)
-		if m != "lexical" && m != "vector" && m != "hybrid" {
+		if !slices.Contains(ipc.Modes, m) {
 			return modeWant
 		}
 		if p.Mode != "" && p.Mode != m {

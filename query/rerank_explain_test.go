@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 func TestRerankReordersAndExplains(t *testing.T) {
@@ -34,12 +35,12 @@ func TestRerankReordersAndExplains(t *testing.T) {
 		t.Errorf("b = %+v", b)
 	}
 	x := b.Explain
-	if x == nil || !x.HasRerank || x.Reranked != 0.9 || !near(x.Fused, 1/62.0) ||
-		!reflect.DeepEqual(x.Channels, []ChannelScore{{ChannelLexical, 2, 5}}) {
+	if x == nil || x.Reranked != 0.9 || !near(x.Fused, 1/62.0) ||
+		!reflect.DeepEqual(x.Channels, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 5}}) {
 		t.Errorf("explain b = %+v", x)
 	}
 	// c: vector rank 1.
-	if x := resp.Results[1].Explain; !reflect.DeepEqual(x.Channels, []ChannelScore{{ChannelVector, 1, 0.9}}) || !near(x.Fused, 1/61.0) {
+	if x := resp.Results[1].Explain; !reflect.DeepEqual(x.Channels, []ChannelScore{{Channel: ipc.ChannelVector, Rank: 1, Score: 0.9}}) || !near(x.Fused, 1/61.0) {
 		t.Errorf("explain c = %+v", x)
 	}
 	// Without Explain, no explanation.
@@ -82,7 +83,7 @@ func TestRerankFailureKeepsFusedOrder(t *testing.T) {
 				t.Errorf("order %v, want the fused %v", paths(resp.Results), paths(want.Results))
 			}
 			for i, r := range resp.Results {
-				if r.Score != want.Results[i].Score || r.Explain.HasRerank {
+				if r.Score != want.Results[i].Score || r.Explain.Reranked != 0 {
 					t.Errorf("result %d = %+v, want fused score %v", i, r, want.Results[i].Score)
 				}
 			}

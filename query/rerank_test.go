@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"testing"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 // metaReranker scores from metadata alone.
@@ -24,7 +26,7 @@ func TestRerankTextOnlyWhenNeeded(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := threeChannels()
 			o := opts()
-			o.Weights[ChannelVector], o.Weights[ChannelGraph] = 0, 0
+			o.Weights[ipc.ChannelVector], o.Weights[ipc.ChannelGraph] = 0, 0
 			e := NewEngine(f).WithOptions(o).WithReranker(tc.r)
 			resp, err := e.Search(context.Background(), Request{Text: "garden", K: 1})
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 // scoped is an index whose best hits in every channel are out of scope.
@@ -95,8 +96,8 @@ func TestPlanFiltersReachTheChannels(t *testing.T) {
 		!f.metaBef.Equal(time.Date(2024, 6, 1, 0, 0, 0, 0, time.Local)) {
 		t.Errorf("MetaFilter got tags %q after %v before %v", f.metaTags, f.metaAfter, f.metaBef)
 	}
-	if want := e.Terms("retention policy"); !reflect.DeepEqual(f.terms[ChannelLexical], want) {
-		t.Errorf("lexical terms = %q, want %q (filters stripped)", f.terms[ChannelLexical], want)
+	if want := e.Terms("retention policy"); !reflect.DeepEqual(f.terms[ipc.ChannelLexical], want) {
+		t.Errorf("lexical terms = %q, want %q (filters stripped)", f.terms[ipc.ChannelLexical], want)
 	}
 	want := map[[2]string]bool{
 		{"work", "projects/x.md"}:   true,
@@ -115,16 +116,16 @@ func TestPlanFiltersReachTheChannels(t *testing.T) {
 	// A request vault and a query vault must both admit a note.
 	f = scoped()
 	mustSearch(t, NewEngine(f), Request{Text: "vault:work x", K: 5, Vaults: []string{"notes"}})
-	probeFilter(t, "vault AND", f.filters[ChannelLexical], map[[2]string]bool{
+	probeFilter(t, "vault AND", f.filters[ipc.ChannelLexical], map[[2]string]bool{
 		{"work", "projects/x.md"}: false, {"notes", "projects/a.md"}: false})
 	f = scoped()
 	mustSearch(t, NewEngine(f), Request{Text: "vault:work vault:notes x", K: 5})
-	probeFilter(t, "vaults OR", f.filters[ChannelLexical], map[[2]string]bool{
+	probeFilter(t, "vaults OR", f.filters[ipc.ChannelLexical], map[[2]string]bool{
 		{"work", "projects/x.md"}: true, {"notes", "projects/a.md"}: true, {"other", "projects/a.md"}: false})
 	// Several paths are alternatives.
 	f = scoped()
 	mustSearch(t, NewEngine(f), Request{Text: "path:projects/ path:archive/ x", K: 5})
-	probeFilter(t, "paths OR", f.filters[ChannelLexical], map[[2]string]bool{
+	probeFilter(t, "paths OR", f.filters[ipc.ChannelLexical], map[[2]string]bool{
 		{"work", "projects/x.md"}: true, {"notes", "archive/y.md"}: true, {"notes", "inbox/y.md"}: false})
 }
 
@@ -137,7 +138,7 @@ func TestPathScopeIncludesEmbeddedNotes(t *testing.T) {
 	}
 	probeFilter(t, "embedded", f.filters["embedded"], map[[2]string]bool{
 		{"notes", "projects/a.md"}: true, {"notes", "archive/y.md"}: false, {"work", "projects/x.md"}: false})
-	probeFilter(t, ChannelLexical, f.filters[ChannelLexical], map[[2]string]bool{
+	probeFilter(t, ipc.ChannelLexical, f.filters[ipc.ChannelLexical], map[[2]string]bool{
 		{"notes", "projects/a.md"}: true, {"notes", "archive/y.md"}: true, {"notes", "inbox/z.md"}: false})
 	if got := paths(resp.Results); !slices.Contains(got, "archive/y.md") || slices.Contains(got, "projects/x.md") {
 		t.Errorf("results = %v", got)

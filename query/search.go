@@ -24,12 +24,12 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/ipc"
 )
 
 // Index is what the engine needs from the store.
@@ -78,13 +78,6 @@ func needsText(r Reranker) bool {
 	return !ok || !m.MetadataOnly()
 }
 
-// Modes.
-const (
-	ModeHybrid  = "hybrid"
-	ModeLexical = "lexical"
-	ModeVector  = "vector"
-)
-
 // Request is one retrieval request.
 type Request struct {
 	Text       string
@@ -92,10 +85,12 @@ type Request struct {
 	Vaults     []string // empty: all vaults
 	PathPrefix string   // vault-relative, slash-separated
 	NoText     bool     // skip loading chunk text
-	// Mode is hybrid (default), lexical or vector.
+	// Mode is ipc.ModeHybrid (default), ipc.ModeLexical or ipc.ModeVector.
+	// Requests are checked when they are decoded (ipc): an unknown mode
+	// runs as hybrid.
 	Mode string
-	// Channels limits retrieval to these channels (ChannelLexical,
-	// ChannelVector, ChannelGraph); empty means what Mode implies.
+	// Channels limits retrieval to these channels (ipc.Channels); empty
+	// means what Mode implies.
 	Channels []string
 	// Weights overrides channel fusion weights for this request.
 	Weights map[string]float64
@@ -107,40 +102,17 @@ type Request struct {
 	NoRerank bool
 }
 
-// Result is one ranked chunk with its citation.
-type Result struct {
-	Ref       index.ChunkRef
-	Vault     string
-	Path      string
-	Title     string
-	Heading   []string
-	LineStart int
-	LineEnd   int
-	Score     float64
-	Text      string
-	Page      int
-	Parent    *index.Parent // the section the chunk belongs to
-	Explain   *Explain
-	AbsPath   string // the file on disk ("" without WithVaults)
-	Stale     bool   // the file changed since it was indexed
+// Result is one ranked chunk with its citation: the wire type itself, so
+// a result travels from the engine to the client without being copied
+// into another shape. A field added to ipc.Result is filled here (in
+// cand.result) and reaches every client.
+type Result = ipc.Result
 
-	parent uint32
-}
-
-// Explain is the per-channel evidence for a result.
-type Explain struct {
-	Channels  []ChannelScore
-	Fused     float64
-	Reranked  float64
-	HasRerank bool
-}
+// Explain is the per-channel evidence for a result (Request.Explain).
+type Explain = ipc.Explain
 
 // ChannelScore is one channel's rank (1-based; 0 = not retrieved) and score.
-type ChannelScore struct {
-	Channel string
-	Rank    int
-	Score   float64
-}
+type ChannelScore = ipc.ChannelScore
 
 // Response is the answer to a Request.
 type Response struct {
@@ -207,11 +179,6 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	if req.Mode == "" {
 		req.Mode = plan.Mode
 	}
-	switch req.Mode {
-	case "", ModeHybrid, ModeLexical, ModeVector:
-	default:
-		return nil, fmt.Errorf("unknown mode %q: use hybrid, lexical or vector", req.Mode)
-	}
 	resp := &Response{Plan: plan}
 	filter := e.scopeOf(req, plan)
 	cands, err := e.retrieve(ctx, plan, req, filter, resp)
@@ -257,7 +224,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 			out[i].Text = ""
 		}
 	}
-	if err := e.attachParents(out); err != nil {
+	if err := e.attachParents(out, cands); err != nil {
 		return nil, err
 	}
 	if !resp.Grounded {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 func TestModesRunOnlyTheirChannels(t *testing.T) {
@@ -19,21 +20,21 @@ func TestModesRunOnlyTheirChannels(t *testing.T) {
 		embeds  int
 		results []string
 	}{
-		{"lexical", opts(), Request{Text: "garden", Mode: ModeLexical}, []string{ChannelLexical}, 0, []string{"a.md", "b.md"}},
-		{"vector", opts(), Request{Text: "garden", Mode: ModeVector}, []string{ChannelVector}, 1, []string{"c.md", "a.md"}},
-		{"mode written in the query", opts(), Request{Text: "mode:vector garden"}, []string{ChannelVector}, 1, []string{"c.md", "a.md"}},
-		{"request mode wins over the query's", opts(), Request{Text: "mode:vector garden", Mode: ModeLexical}, []string{ChannelLexical}, 0, []string{"a.md", "b.md"}},
-		{"hybrid, all weights", opts(), Request{Text: "garden"}, []string{ChannelLexical, ChannelVector, ChannelGraph}, 1, nil},
-		{"hybrid defaults: vector weight 0", DefaultOptions, Request{Text: "garden"}, []string{ChannelLexical}, 0, []string{"a.md", "b.md"}},
-		{"hybrid, request weight 0 for vector", opts(), Request{Text: "garden", Weights: map[string]float64{ChannelVector: 0, ChannelGraph: 0}},
-			[]string{ChannelLexical}, 0, []string{"a.md", "b.md"}},
-		{"hybrid defaults, request turns graph on", DefaultOptions, Request{Text: "garden", Weights: map[string]float64{ChannelGraph: 0.5}},
-			[]string{ChannelLexical, ChannelGraph}, 0, nil},
-		{"channels override the mode", opts(), Request{Text: "garden", Mode: ModeLexical, Channels: []string{ChannelGraph}},
-			[]string{ChannelGraph}, 0, []string{"d.md"}},
-		{"channels run at weight 0", DefaultOptions, Request{Text: "garden", Channels: []string{ChannelVector, ChannelGraph}},
-			[]string{ChannelVector, ChannelGraph}, 1, nil},
-		{"vector mode at weight 0", DefaultOptions, Request{Text: "garden", Mode: ModeVector}, []string{ChannelVector}, 1, []string{"c.md", "a.md"}},
+		{"lexical", opts(), Request{Text: "garden", Mode: ipc.ModeLexical}, []string{ipc.ChannelLexical}, 0, []string{"a.md", "b.md"}},
+		{"vector", opts(), Request{Text: "garden", Mode: ipc.ModeVector}, []string{ipc.ChannelVector}, 1, []string{"c.md", "a.md"}},
+		{"mode written in the query", opts(), Request{Text: "mode:vector garden"}, []string{ipc.ChannelVector}, 1, []string{"c.md", "a.md"}},
+		{"request mode wins over the query's", opts(), Request{Text: "mode:vector garden", Mode: ipc.ModeLexical}, []string{ipc.ChannelLexical}, 0, []string{"a.md", "b.md"}},
+		{"hybrid, all weights", opts(), Request{Text: "garden"}, []string{ipc.ChannelLexical, ipc.ChannelVector, ipc.ChannelGraph}, 1, nil},
+		{"hybrid defaults: vector weight 0", DefaultOptions, Request{Text: "garden"}, []string{ipc.ChannelLexical}, 0, []string{"a.md", "b.md"}},
+		{"hybrid, request weight 0 for vector", opts(), Request{Text: "garden", Weights: map[string]float64{ipc.ChannelVector: 0, ipc.ChannelGraph: 0}},
+			[]string{ipc.ChannelLexical}, 0, []string{"a.md", "b.md"}},
+		{"hybrid defaults, request turns graph on", DefaultOptions, Request{Text: "garden", Weights: map[string]float64{ipc.ChannelGraph: 0.5}},
+			[]string{ipc.ChannelLexical, ipc.ChannelGraph}, 0, nil},
+		{"channels override the mode", opts(), Request{Text: "garden", Mode: ipc.ModeLexical, Channels: []string{ipc.ChannelGraph}},
+			[]string{ipc.ChannelGraph}, 0, []string{"d.md"}},
+		{"channels run at weight 0", DefaultOptions, Request{Text: "garden", Channels: []string{ipc.ChannelVector, ipc.ChannelGraph}},
+			[]string{ipc.ChannelVector, ipc.ChannelGraph}, 1, nil},
+		{"vector mode at weight 0", DefaultOptions, Request{Text: "garden", Mode: ipc.ModeVector}, []string{ipc.ChannelVector}, 1, []string{"c.md", "a.md"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,16 +67,13 @@ func TestModesRunOnlyTheirChannels(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewEngine(threeChannels()).Search(context.Background(), Request{Text: "x", K: 3, Mode: "fuzzy"}); err == nil {
-		t.Error("unknown mode accepted")
-	}
 }
 
 func TestSingleChannelSearchesExactlyK(t *testing.T) {
 	f := threeChannels()
 	mustSearch(t, NewEngine(f), Request{Text: "garden", K: 7})
-	if f.ks[ChannelLexical] != 7 {
-		t.Errorf("lexical-only depth = %d, want k", f.ks[ChannelLexical])
+	if f.ks[ipc.ChannelLexical] != 7 {
+		t.Errorf("lexical-only depth = %d, want k", f.ks[ipc.ChannelLexical])
 	}
 	f = threeChannels()
 	o := opts()
@@ -109,13 +107,13 @@ func TestDegradedChannels(t *testing.T) {
 			f := threeChannels()
 			f.vecErr = tc.vecErr
 			o := opts()
-			o.Weights[ChannelGraph] = 0
+			o.Weights[ipc.ChannelGraph] = 0
 			e := NewEngine(f).WithOptions(o)
 			if tc.emb != nil || tc.why != nil {
 				e = e.WithEmbedder(tc.emb, tc.why)
 			}
 			resp := mustSearch(t, e, Request{Text: "garden", K: 10})
-			if !reflect.DeepEqual(resp.Degraded, []string{ChannelVector}) || len(resp.DegradedWhy) != 1 ||
+			if !reflect.DeepEqual(resp.Degraded, []string{ipc.ChannelVector}) || len(resp.DegradedWhy) != 1 ||
 				!strings.Contains(resp.DegradedWhy[0], tc.want) {
 				t.Fatalf("degraded %v why %q, want [vector] with %q", resp.Degraded, resp.DegradedWhy, tc.want)
 			}
@@ -127,8 +125,8 @@ func TestDegradedChannels(t *testing.T) {
 	}
 
 	// Vector mode without an embedder: nothing, with reasons.
-	resp := mustSearch(t, NewEngine(threeChannels()), Request{Text: "garden", K: 10, Mode: ModeVector})
-	if len(resp.Results) != 0 || resp.Grounded || !reflect.DeepEqual(resp.Degraded, []string{ChannelVector}) {
+	resp := mustSearch(t, NewEngine(threeChannels()), Request{Text: "garden", K: 10, Mode: ipc.ModeVector})
+	if len(resp.Results) != 0 || resp.Grounded || !reflect.DeepEqual(resp.Degraded, []string{ipc.ChannelVector}) {
 		t.Fatalf("vector mode without embedder = %+v", resp)
 	}
 	joined := strings.Join(resp.Suggestions, "\n")
@@ -150,23 +148,23 @@ func TestResultsCarryTextCitationsAndParents(t *testing.T) {
 	e := NewEngine(f)
 
 	resp := mustSearch(t, e, Request{Text: "running gardens", K: 10})
-	if want := e.Terms("running gardens"); !reflect.DeepEqual(f.terms[ChannelLexical], want) || len(want) != 2 {
-		t.Errorf("terms = %q", f.terms[ChannelLexical])
+	if want := e.Terms("running gardens"); !reflect.DeepEqual(f.terms[ipc.ChannelLexical], want) || len(want) != 2 {
+		t.Errorf("terms = %q", f.terms[ipc.ChannelLexical])
 	}
 	// The vanished chunk is dropped; the others keep text and citation.
 	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"a.md", "c.md"}) {
 		t.Fatalf("results = %v", got)
 	}
 	r := resp.Results[1]
-	if r.Text != "text of "+c.Ref.String() || r.Ref != c.Ref || r.LineStart != 3 || r.LineEnd != 5 || r.Title != "c" ||
-		r.Vault != "notes" || !reflect.DeepEqual(r.Heading, []string{"Hc.md"}) || r.Score != 1 {
+	if r.Text != "text of "+c.Ref.String() || r.ID != c.Ref.String() || r.LineStart != 3 || r.LineEnd != 5 || r.Title != "c" ||
+		r.Vault != "notes" || r.Heading != "Hc.md" || !reflect.DeepEqual(r.Headings, []string{"Hc.md"}) || r.Score != 1 {
 		t.Errorf("c = %+v", r)
 	}
 	// Parents come from Parent(doc, hit.Parent).
 	if p := resp.Results[0].Parent; p == nil || p.LineEnd != 9 {
 		t.Errorf("a's parent = %+v", p)
 	}
-	if p := r.Parent; p == nil || !reflect.DeepEqual(p.Heading, []string{"C", "Sub"}) {
+	if p := r.Parent; p == nil || p.Heading != "C > Sub" {
 		t.Errorf("c's parent = %+v", p)
 	}
 
@@ -195,8 +193,8 @@ func TestResultsCarryTextCitationsAndParents(t *testing.T) {
 func TestStopWordOnlyQueryFindsNothing(t *testing.T) {
 	f := threeChannels()
 	resp := mustSearch(t, NewEngine(f), Request{Text: "the and of", K: 10})
-	if len(resp.Results) != 0 || resp.Grounded || f.called(ChannelLexical) != 0 {
-		t.Fatalf("results = %+v (lexical called %d times)", resp.Results, f.called(ChannelLexical))
+	if len(resp.Results) != 0 || resp.Grounded || f.called(ipc.ChannelLexical) != 0 {
+		t.Fatalf("results = %+v (lexical called %d times)", resp.Results, f.called(ipc.ChannelLexical))
 	}
 	if len(resp.Suggestions) == 0 {
 		t.Error("no suggestions")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 // SimilarIndex is what "similar notes" needs beyond Index.
@@ -70,9 +71,9 @@ func (e *Engine) Similar(ctx context.Context, six SimilarIndex, vault, p string,
 	var degraded []string
 	// Vector: each chunk's nearest chunks in other notes, best per note.
 	if e.embedder == nil {
-		degraded = append(degraded, ChannelVector)
+		degraded = append(degraded, ipc.ChannelVector)
 	} else if vecs, err := six.ChunkVectors(vault, p); err != nil || len(vecs) == 0 {
-		degraded = append(degraded, ChannelVector)
+		degraded = append(degraded, ipc.ChannelVector)
 	} else {
 		if len(vecs) > maxSimilarChunks {
 			vecs = vecs[:maxSimilarChunks]
@@ -81,7 +82,7 @@ func (e *Engine) Similar(ctx context.Context, six SimilarIndex, vault, p string,
 		for _, v := range vecs {
 			hs, err := e.ix.VectorSearch(e.embedder.Signature(), v, 4*k, notSelf)
 			if err != nil {
-				degraded = append(degraded, ChannelVector)
+				degraded = append(degraded, ipc.ChannelVector)
 				break
 			}
 			for _, h := range hs {
@@ -92,7 +93,7 @@ func (e *Engine) Similar(ctx context.Context, six SimilarIndex, vault, p string,
 			}
 		}
 		for rank, h := range rankHits(best) {
-			add(ChannelVector, rank+1, h, 1)
+			add(ipc.ChannelVector, rank+1, h, 1)
 		}
 	}
 	// Links, both directions.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/ipc"
 )
 
 // fakeSimilar implements SimilarIndex.
@@ -113,14 +114,14 @@ func TestSimilarCombinesChannelsAndNeverReturnsItself(t *testing.T) {
 		}
 	}
 	// Every channel excluded the note inside retrieval.
-	if f.called(ChannelVector) != 2 || f.vecSig != "sig-s" {
-		t.Errorf("vector searches = %d with sig %q, want one per chunk vector", f.called(ChannelVector), f.vecSig)
+	if f.called(ipc.ChannelVector) != 2 || f.vecSig != "sig-s" {
+		t.Errorf("vector searches = %d with sig %q, want one per chunk vector", f.called(ipc.ChannelVector), f.vecSig)
 	}
-	for _, ch := range []string{ChannelVector, ChannelLexical} {
+	for _, ch := range []string{ipc.ChannelVector, ipc.ChannelLexical} {
 		probeFilter(t, ch, f.filters[ch], map[[2]string]bool{{"v", "a.md"}: false, {"v", "b.md"}: true, {"w", "a.md"}: true})
 	}
-	if want := e.Terms("Alpha a"); !reflect.DeepEqual(f.terms[ChannelLexical], want) {
-		t.Errorf("term query = %q, want %q", f.terms[ChannelLexical], want)
+	if want := e.Terms("Alpha a"); !reflect.DeepEqual(f.terms[ipc.ChannelLexical], want) {
+		t.Errorf("term query = %q, want %q", f.terms[ipc.ChannelLexical], want)
 	}
 
 	// k bounds the answer.
@@ -165,7 +166,7 @@ func TestSimilarDegradedWithoutVectors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !reflect.DeepEqual(degraded, []string{ChannelVector}) {
+		if !reflect.DeepEqual(degraded, []string{ipc.ChannelVector}) {
 			t.Errorf("%s: degraded %v, want [vector]", name, degraded)
 		}
 		why := map[string][]string{}
@@ -179,7 +180,7 @@ func TestSimilarDegradedWithoutVectors(t *testing.T) {
 
 	f, six := similarFixture()
 	check("no embedder", NewEngine(f), six, f)
-	if f.called(ChannelVector) != 0 {
+	if f.called(ipc.ChannelVector) != 0 {
 		t.Error("vector search without an embedder")
 	}
 
@@ -194,8 +195,8 @@ func TestSimilarDegradedWithoutVectors(t *testing.T) {
 	f, six = similarFixture()
 	f.vecErr = index.ErrNoVectors
 	check("space being built", NewEngine(f).WithEmbedder(&fakeEmbedder{sig: "s"}, nil), six, f)
-	if f.called(ChannelVector) != 1 {
-		t.Errorf("vector searches after the first failed = %d, want 1", f.called(ChannelVector))
+	if f.called(ipc.ChannelVector) != 1 {
+		t.Errorf("vector searches after the first failed = %d, want 1", f.called(ipc.ChannelVector))
 	}
 }
 
@@ -208,11 +209,11 @@ func TestSimilarBoundsChunksSearched(t *testing.T) {
 	if _, _, err := NewEngine(f).WithEmbedder(&fakeEmbedder{sig: "s"}, nil).Similar(context.Background(), six, "v", "a.md", 3); err != nil {
 		t.Fatal(err)
 	}
-	if n := f.called(ChannelVector); n != maxSimilarChunks {
+	if n := f.called(ipc.ChannelVector); n != maxSimilarChunks {
 		t.Errorf("%d vector searches, want %d", n, maxSimilarChunks)
 	}
-	if f.ks[ChannelVector] != 12 {
-		t.Errorf("vector depth %d, want 4k", f.ks[ChannelVector])
+	if f.ks[ipc.ChannelVector] != 12 {
+		t.Errorf("vector depth %d, want 4k", f.ks[ipc.ChannelVector])
 	}
 }
 

@@ -40,23 +40,29 @@ func (r *benchReport) print(w io.Writer, dir string) {
 	}
 }
 
-// runBench measures the daemon on a copy of a vault: cold start (wall and
-// peak RSS), save → searchable latency through the watcher, warm restart
-// and idle CPU. The vault itself is never written to.
-func runBench(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("bench")
-	vault := fs.String("vault", "", "vault to copy and measure on")
-	trials := fs.Int("trials", 20, "save → searchable trials")
-	idle := fs.Duration("idle", 60*time.Second, "how long to measure idle CPU (0 skips)")
-	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	keep := fs.Bool("keep", false, "keep the temporary directory (copy, data, ragd.log) and print its path")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if *vault == "" || *trials < 1 {
-		fmt.Fprintln(e.stderr, "usage: ragctl bench -vault DIR [-trials N] [-idle 60s] [-json]")
-		return exitUsage
+// benchCmd is ragctl bench: it measures the daemon on a copy of a vault:
+// cold start (wall and peak RSS), save → searchable latency through the
+// watcher, warm restart and idle CPU. The vault itself is never written to.
+type benchCmd struct {
+	vault, ragdBin string
+	trials         int
+	idle           time.Duration
+	asJSON, keep   bool
+}
+
+func (c *benchCmd) flags(fs *FlagSet) {
+	fs.path(&c.vault, "vault", true, "vault `directory` to copy and measure on")
+	fs.intRange(&c.trials, "trials", 20, 1, 100000, "`N` save → searchable trials")
+	fs.DurationVar(&c.idle, "idle", 60*time.Second, "how long to measure idle CPU (0 skips)")
+	fs.path(&c.ragdBin, "ragd", false, "ragd `binary` to start (default: next to ragctl, then $PATH)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory (copy, data, ragd.log) and print its path")
+}
+
+func (c *benchCmd) run(ctx context.Context, e *env, args []string) int {
+	vault, trials, idle, ragdBin, asJSON, keep := &c.vault, &c.trials, &c.idle, &c.ragdBin, &c.asJSON, &c.keep
+	if len(args) > 0 || *vault == "" {
+		return e.usage("bench", "-vault DIR is needed")
 	}
 	bin, tmp, cleanup, err := prepareRun(e, "bench", *ragdBin, *keep)
 	if err != nil {

@@ -23,3 +23,8 @@ func (p palette) path(s string) string    { return p.wrap("1;36", s) } // bold c
 func (p palette) heading(s string) string { return p.wrap("33", s) }   // yellow
 func (p palette) dim(s string) string     { return p.wrap("2", s) }
 func (p palette) warn(s string) string    { return p.wrap("31", s) } // red
+func (p palette) ok(s string) string      { return p.wrap("32", s) } // green
+func (p palette) caution(s string) string { return p.wrap("33", s) } // yellow
+func (p palette) bold(s string) string    { return p.wrap("1", s) }
+func (p palette) fix(s string) string     { return p.wrap("36", s) } // cyan
+func (p palette) match(s string) string   { return p.wrap("1", s) }  // a matched term: bold

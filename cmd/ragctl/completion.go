@@ -5,406 +5,311 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/ragd/ragd/ipc"
 )
 
-// flagArg says what value a flag takes, for completion.
-type flagArg int
+// Shell completion is computed by ragctl itself: the scripts that
+// `ragctl completion SHELL` prints hand the command line to the hidden
+// command `ragctl __complete WORD…` (the last word being the one under the
+// cursor) and offer what it prints. Commands, flags and what each flag
+// takes come from the commands' FlagSets; vault names, search modes and
+// note names come from the daemon when it answers.
 
+const completeCommand = "__complete"
+
+// Daemon sources of completions.
 const (
-	argNone  flagArg = iota // a bool flag: no value
-	argAny                  // a value with nothing to offer (a number, a name)
-	argFile                 // a file
-	argDir                  // a directory
-	argWords                // one of flagSpec.words
+	sourceVaults = "vaults" // vault names
+	sourceModes  = "modes"  // search modes the daemon can serve
+	sourceNotes  = "notes"  // note titles and file names
 )
 
-type flagSpec struct {
-	name  string
-	arg   flagArg
-	usage string
-	words []string // for argWords
+// completeTimeout bounds the daemon question of one completion: a shell
+// waits for it.
+const completeTimeout = 1500 * time.Millisecond
+
+// completion says how to complete a word: from words, as a file or a
+// directory (by the shell), or from a daemon source.
+type completion struct {
+	words     []string
+	descs     []string // descriptions of words, when known
+	file, dir bool
+	source    string
 }
-
-// cmdSpec is what completion knows of a command beyond its name and
-// summary (which come from the commands table).
-type cmdSpec struct {
-	flags []flagSpec
-	// args are the words offered for the first argument.
-	args []string
-}
-
-var socketFlag = flagSpec{name: "socket", arg: argFile, usage: "ragd socket"}
-
-// globalFlags are the flags given before the command.
-var globalFlags = []flagSpec{socketFlag}
 
 var completionShells = []string{"bash", "zsh", "fish"}
 
-// commandTable returns the commands table. It is set by init: commands
-// refers to runCompletion, so a direct reference back to commands from
-// here would be an initialization cycle.
-var commandTable func() []command
+// completionCmd prints a completion script.
+type completionCmd struct{}
 
-func init() { commandTable = func() []command { return commands } }
+func (c *completionCmd) flags(*FlagSet) {}
 
-// compCommand is a command as the completion scripts see it.
-type compCommand struct {
-	name, desc string
-	cmdSpec
+func (c *completionCmd) completeArg(arg int, _ []string) completion {
+	if arg == 0 {
+		return completion{words: completionShells}
+	}
+	return completion{}
 }
 
-// completionCommands lists the commands of the table with their specs,
-// and help.
-func completionCommands() []compCommand {
-	var out []compCommand
-	for _, c := range commandTable() {
-		desc, _, _ := strings.Cut(c.summary, ": ")
-		out = append(out, compCommand{name: c.name, desc: desc, cmdSpec: completionSpecs[c.name]})
+func (c *completionCmd) run(_ context.Context, e *env, args []string) int {
+	if len(args) != 1 || !slices.Contains(completionShells, args[0]) {
+		return e.usage("completion", "name one shell: bash, zsh or fish")
 	}
-	return append(out, compCommand{name: "help", desc: "show the commands"})
-}
-
-// runCompletion prints a completion script for bash, zsh or fish.
-func runCompletion(_ context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("ragctl completion", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() != 1 || !slices.Contains(completionShells, fs.Arg(0)) {
-		fmt.Fprintln(e.stderr, "usage: ragctl completion bash|zsh|fish")
-		return exitUsage
-	}
-	writeCompletion(e.stdout, fs.Arg(0))
+	writeCompletionScript(e.stdout, args[0])
 	return exitOK
 }
 
-func writeCompletion(w io.Writer, shell string) {
-	cmds := completionCommands()
-	switch shell {
-	case "bash":
-		writeBash(w, cmds)
-	case "zsh":
-		writeZsh(w, cmds)
-	case "fish":
-		writeFish(w, cmds)
+// completeCmd is `ragctl __complete WORD…`. It prints what the word under
+// the cursor (the last) may become: a first line "words", "file" or "dir",
+// then for words one candidate per line, "candidate<TAB>description".
+type completeCmd struct{}
+
+func (c *completeCmd) flags(*FlagSet) {}
+
+func (c *completeCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 {
+		args = []string{""}
 	}
+	comp, prefix, cur := completeLine(e, args[:len(args)-1], args[len(args)-1])
+	printCompletion(ctx, e, comp, prefix, cur)
+	return exitOK
 }
 
-func flagNames(flags []flagSpec) string {
-	names := make([]string, len(flags))
-	for i, f := range flags {
-		names[i] = "-" + f.name
-	}
-	return strings.Join(names, " ")
-}
-
-func writeBash(w io.Writer, cmds []compCommand) {
-	// The patterns "command:flag" of the flags taking each kind of value;
-	// the global flags have an empty command.
-	kinds := map[flagArg][]string{}
-	var words []string // case lines of argWords flags
-	add := func(cmd string, f flagSpec) {
-		pat := cmd + ":" + f.name
-		if f.arg == argWords {
-			words = append(words, fmt.Sprintf("    %s) echo %q ;;\n", pat, "words "+strings.Join(f.words, " ")))
-			return
+// completeLine works out how to complete cur, the word under the cursor,
+// after the words before it. prefix is a part of cur that every candidate
+// keeps ("-mode=" or "notes," in a list of vaults); cur is then the rest.
+func completeLine(e *env, before []string, cur string) (comp completion, prefix, rest string) {
+	globals := flag.NewFlagSet("ragctl", flag.ContinueOnError)
+	globals.Var(&pathFlag{p: &e.socket}, "socket", "ragd `socket`")
+	globals.Bool("version", false, "print ragctl's version")
+	i := 0
+	for ; i < len(before); i++ {
+		w := before[i]
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			break
 		}
-		kinds[f.arg] = append(kinds[f.arg], pat)
-	}
-	for _, f := range globalFlags {
-		add("", f)
-	}
-	var names []string
-	for _, c := range cmds {
-		names = append(names, c.name)
-		for _, f := range c.flags {
-			add(c.name, f)
+		if f := lookupFlag(globals, w); f != nil && !isBool(f) && !strings.Contains(w, "=") {
+			i++
+			if i < len(before) && f.Name == "socket" {
+				e.socket = before[i]
+			}
+		} else if name, v, ok := strings.Cut(strings.TrimLeft(w, "-"), "="); ok && name == "socket" {
+			e.socket = v
 		}
 	}
-
-	fmt.Fprint(w, `# bash completion for ragctl, generated by `+"`ragctl completion bash`"+`.
-# Install it with
-#   ragctl completion bash > ~/.local/share/bash-completion/completions/ragctl
-# or load it from ~/.bashrc with: source <(ragctl completion bash)
-
-# _ragctl_flag_arg CMD FLAG prints what FLAG of command CMD (empty for the
-# global flags) takes: file, dir, any, or "words W…"; nothing for a flag
-# without a value.
-_ragctl_flag_arg() {
-    local f="${2#-}"
-    f="${f#-}"
-    case "$1:$f" in
-`)
-	for _, k := range []struct {
-		arg  flagArg
-		name string
-	}{{argFile, "file"}, {argDir, "dir"}, {argAny, "any"}} {
-		if pats := kinds[k.arg]; len(pats) > 0 {
-			fmt.Fprintf(w, "    %s) echo %s ;;\n", strings.Join(pats, "|"), k.name)
+	if i == len(before) {
+		// Completing a global flag, its value, or the command.
+		if i > 0 {
+			if f := lookupFlag(globals, before[i-1]); f != nil && !isBool(f) && !strings.Contains(before[i-1], "=") {
+				return completion{file: true}, "", cur
+			}
+		}
+		if strings.HasPrefix(cur, "-") {
+			return flagWords(globals), "", cur
+		}
+		return commandWords(), "", cur
+	}
+	name := before[i]
+	if name == "help" {
+		if i == len(before)-1 {
+			return commandWords(), "", cur
+		}
+		return completion{}, "", cur
+	}
+	c, ok := lookup(name)
+	if !ok || c.hidden {
+		return completion{}, "", cur
+	}
+	fs, sc := c.newFlagSet(e, io.Discard)
+	var pos []string
+	dashdash := false
+	for j := i + 1; j < len(before); j++ {
+		w := before[j]
+		switch {
+		case dashdash || !strings.HasPrefix(w, "-") || w == "-":
+			pos = append(pos, w)
+		case w == "--":
+			dashdash = true
+		default:
+			f := lookupFlag(fs.FlagSet, w)
+			if f == nil || isBool(f) {
+				continue
+			}
+			if n, v, ok := strings.Cut(strings.TrimLeft(w, "-"), "="); ok {
+				if n == "socket" {
+					e.socket = v
+				}
+				continue
+			}
+			if j+1 < len(before) {
+				j++
+				if f.Name == "socket" {
+					e.socket = before[j]
+				}
+				continue
+			}
+			// The flag is the last word before cur: cur is its value.
+			return valueCompletion(f, cur)
 		}
 	}
-	for _, l := range words {
-		fmt.Fprint(w, l)
+	if !dashdash && strings.HasPrefix(cur, "-") {
+		if n, v, ok := strings.Cut(cur, "="); ok {
+			if f := lookupFlag(fs.FlagSet, n); f != nil && !isBool(f) {
+				comp, p, rest := valueCompletion(f, v)
+				return comp, n + "=" + p, rest
+			}
+			return completion{}, "", cur
+		}
+		return flagWords(fs.FlagSet), "", cur
 	}
-	fmt.Fprint(w, `    esac
+	if ac, ok := sc.(argCompleter); ok {
+		return ac.completeArg(len(pos), pos), "", cur
+	}
+	return completion{}, "", cur
 }
 
-# _ragctl_flags CMD prints the flags of command CMD.
-_ragctl_flags() {
-    case "$1" in
-`)
-	for _, c := range cmds {
-		if len(c.flags) > 0 {
-			fmt.Fprintf(w, "    %s) echo %q ;;\n", c.name, flagNames(c.flags))
+// lookupFlag finds the flag written as w ("-k", "--json", "-mode=x").
+func lookupFlag(fs *flag.FlagSet, w string) *flag.Flag {
+	name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	if name == "" {
+		return nil
+	}
+	return fs.Lookup(name)
+}
+
+// valueCompletion completes cur as the value of f, from what its type
+// says it takes.
+func valueCompletion(f *flag.Flag, cur string) (completion, string, string) {
+	switch v := f.Value.(type) {
+	case *choiceFlag:
+		return completion{words: v.choices, source: v.source}, "", cur
+	case *wordsFlag:
+		return completion{words: v.words}, "", cur
+	case *pathFlag:
+		return completion{file: !v.dir, dir: v.dir}, "", cur
+	case *vaultFlag:
+		prefix := ""
+		if v.list {
+			if i := strings.LastIndexByte(cur, ','); i >= 0 {
+				prefix, cur = cur[:i+1], cur[i+1:]
+			}
+		}
+		return completion{source: sourceVaults}, prefix, cur
+	}
+	return completion{}, "", cur
+}
+
+func flagWords(fs *flag.FlagSet) completion {
+	var c completion
+	fs.VisitAll(func(f *flag.Flag) {
+		_, usage := flag.UnquoteUsage(f)
+		c.words = append(c.words, "-"+f.Name)
+		c.descs = append(c.descs, usage)
+	})
+	return c
+}
+
+func commandWords() completion {
+	var c completion
+	for _, cmd := range commands {
+		if !cmd.hidden {
+			c.words = append(c.words, cmd.name)
+			c.descs = append(c.descs, cmd.summary)
 		}
 	}
-	fmt.Fprint(w, `    esac
+	c.words = append(c.words, "help")
+	c.descs = append(c.descs, "show the commands, or a command's flags")
+	return c
 }
 
-# _ragctl_args CMD prints the words offered for the first argument of CMD.
-_ragctl_args() {
-    case "$1" in
-`)
-	for _, c := range cmds {
-		if len(c.args) > 0 {
-			fmt.Fprintf(w, "    %s) echo %q ;;\n", c.name, strings.Join(c.args, " "))
+// printCompletion prints comp's kind and, for words, the candidates that
+// start with cur, each with prefix put back in front.
+func printCompletion(ctx context.Context, e *env, comp completion, prefix, cur string) {
+	switch {
+	case comp.file:
+		fmt.Fprintln(e.stdout, "file")
+		return
+	case comp.dir:
+		fmt.Fprintln(e.stdout, "dir")
+		return
+	}
+	if comp.source != "" {
+		if words, ok := daemonWords(ctx, e, comp.source, cur); ok {
+			comp.words, comp.descs = words, nil
 		}
 	}
-	fmt.Fprintf(w, `    esac
-}
-
-_ragctl_words() {
-    COMPREPLY=($(compgen -W "$1" -- "$2"))
-}
-
-_ragctl_paths() {
-    local IFS=$'\n'
-    compopt -o filenames 2>/dev/null
-    COMPREPLY=($(compgen "$1" -- "$2"))
-}
-
-_ragctl() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" flag="${COMP_WORDS[COMP_CWORD-1]}" cmd="" w arg i nargs=0 value=0
-    COMPREPLY=()
-    # Bash splits -flag=value at "=" (COMP_WORDBREAKS): "=" is a word of
-    # its own, and the word being completed after it starts empty.
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w="${COMP_WORDS[i]}"
-        if [[ $w == = ]]; then
-            value=1
-        elif ((value)); then
-            value=0
-        elif [[ $w == -* ]]; then
-            if [[ $w != *=* && -n "$(_ragctl_flag_arg "$cmd" "$w")" ]]; then
-                value=1
-            fi
-        elif [[ -z $cmd ]]; then
-            cmd="$w"
-        else
-            nargs=$((nargs + 1))
-        fi
-    done
-    if [[ $cur == = ]]; then
-        cur=""
-        value=1
-    elif [[ $flag == = ]]; then
-        flag="${COMP_WORDS[COMP_CWORD-2]}"
-    fi
-    if ((value)); then
-        arg="$(_ragctl_flag_arg "$cmd" "$flag")"
-        case "$arg" in
-        file) _ragctl_paths -f "$cur" ;;
-        dir) _ragctl_paths -d "$cur" ;;
-        words\ *) _ragctl_words "${arg#words }" "$cur" ;;
-        esac
-        return 0
-    fi
-    if [[ -z $cmd ]]; then
-        if [[ $cur == -* ]]; then
-            _ragctl_words %q "$cur"
-        else
-            _ragctl_words %q "$cur"
-        fi
-    elif [[ $cur == -* && ! ($nargs -eq 0 && -n "$(_ragctl_args "$cmd")") ]]; then
-        _ragctl_words "$(_ragctl_flags "$cmd")" "$cur"
-    elif ((nargs == 0)); then
-        _ragctl_words "$(_ragctl_args "$cmd")" "$cur"
-    fi
-    return 0
-}
-
-complete -F _ragctl ragctl
-`, flagNames(globalFlags), strings.Join(names, " "))
-}
-
-// zshQuote quotes s for zsh (and bash) in single quotes.
-func zshQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// zshOption is an _arguments spec for f.
-func zshOption(f flagSpec) string {
-	desc := strings.NewReplacer(`[`, `\[`, `]`, `\]`, `\`, `\\`).Replace(f.usage)
-	spec := "-" + f.name + "[" + desc + "]"
-	switch f.arg {
-	case argAny:
-		spec += ":" + f.name + ": "
-	case argFile:
-		spec += ":file:_files"
-	case argDir:
-		spec += ":directory:_files -/"
-	case argWords:
-		spec += ":" + f.name + ":(" + strings.Join(f.words, " ") + ")"
-	}
-	return zshQuote(spec)
-}
-
-func writeZsh(w io.Writer, cmds []compCommand) {
-	fmt.Fprint(w, `#compdef ragctl
-# zsh completion for ragctl, generated by `+"`ragctl completion zsh`"+`.
-# Install it as a file named _ragctl in a directory of $fpath, e.g.
-#   ragctl completion zsh > ~/.zfunc/_ragctl   (with fpath+=(~/.zfunc) before compinit)
-# or load it from ~/.zshrc after compinit with: source <(ragctl completion zsh)
-
-_ragctl() {
-  local curcontext="$curcontext" state state_descr line ret=1
-  typeset -A opt_args
-
-  _arguments -C \
-`)
-	for _, f := range globalFlags {
-		fmt.Fprintf(w, "    %s \\\n", zshOption(f))
-	}
-	fmt.Fprint(w, `    '1:command:->command' \
-    '*::argument:->argument' && ret=0
-
-  case $state in
-  command)
-    local -a commands
-    commands=(
-`)
-	for _, c := range cmds {
-		fmt.Fprintf(w, "      %s\n", zshQuote(c.name+":"+c.desc))
-	}
-	fmt.Fprint(w, `    )
-    _describe -t commands 'ragctl command' commands && ret=0
-    ;;
-  argument)
-    curcontext="${curcontext%:*:*}:ragctl-$words[1]:"
-    case $words[1] in
-`)
-	for _, c := range cmds {
-		var specs []string
-		if len(c.args) > 0 {
-			specs = append(specs, zshQuote("1:argument:("+strings.Join(c.args, " ")+")"))
-		}
-		for _, f := range c.flags {
-			specs = append(specs, zshOption(f))
-		}
-		if len(specs) == 0 {
+	fmt.Fprintln(e.stdout, "words")
+	seen := map[string]bool{}
+	for i, w := range comp.words {
+		if seen[w] || !hasPrefixFold(w, cur) {
 			continue
 		}
-		fmt.Fprintf(w, "    %s)\n      _arguments \\\n        %s && ret=0\n      ;;\n", c.name, strings.Join(specs, " \\\n        "))
-	}
-	fmt.Fprint(w, `    esac
-    ;;
-  esac
-  return ret
-}
-
-if [[ $funcstack[1] == _ragctl ]]; then
-  _ragctl "$@"
-else
-  compdef _ragctl ragctl
-fi
-`)
-}
-
-// fishQuote quotes s for fish in single quotes.
-func fishQuote(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-}
-
-// fishOption is the options of a complete command for f.
-func fishOption(f flagSpec) string {
-	s := "-o " + f.name
-	switch f.arg {
-	case argAny:
-		s += " -x"
-	case argFile:
-		s += " -r -F"
-	case argDir:
-		s += " -x -a '(__fish_complete_directories)'"
-	case argWords:
-		s += " -x -a " + fishQuote(strings.Join(f.words, " "))
-	}
-	return s + " -d " + fishQuote(f.usage)
-}
-
-func writeFish(w io.Writer, cmds []compCommand) {
-	fmt.Fprint(w, `# fish completion for ragctl, generated by `+"`ragctl completion fish`"+`.
-# Install it with
-#   ragctl completion fish > ~/.config/fish/completions/ragctl.fish
-
-# __ragctl_words prints the command being completed and the arguments
-# after it, leaving out flags and the values of global flags.
-function __ragctl_words
-    set -l tokens (commandline -opc)
-    set -e tokens[1]
-    set -l value 0
-    set -l found 0
-    for t in $tokens
-        if test $value = 1
-            set value 0
-        else if string match -q -- '-*' $t
-            if test $found = 0
-                switch (string replace -r -- '^--?' '' $t)
-`)
-	for _, f := range globalFlags {
-		if f.arg != argNone {
-			fmt.Fprintf(w, "                    case %s\n                        set value 1\n", f.name)
+		seen[w] = true
+		line := prefix + w
+		if i < len(comp.descs) && comp.descs[i] != "" {
+			line += "\t" + strings.ReplaceAll(comp.descs[i], "\n", " ")
 		}
+		fmt.Fprintln(e.stdout, line)
 	}
-	fmt.Fprint(w, `                end
-            end
-        else
-            echo $t
-            set found 1
-        end
-    end
-end
+}
 
-function __ragctl_needs_command
-    test (count (__ragctl_words)) -eq 0
-end
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
 
-function __ragctl_using --argument-names cmd
-    set -l w (__ragctl_words)
-    test (count $w) -ge 1; and test "$w[1]" = "$cmd"
-end
-
-function __ragctl_needs_arg --argument-names cmd
-    set -l w (__ragctl_words)
-    test (count $w) -eq 1; and test "$w[1]" = "$cmd"
-end
-
-complete -c ragctl -f
-`)
-	for _, f := range globalFlags {
-		fmt.Fprintf(w, "complete -c ragctl -n __ragctl_needs_command %s\n", fishOption(f))
-	}
-	for _, c := range cmds {
-		fmt.Fprintf(w, "complete -c ragctl -n __ragctl_needs_command -a %s -d %s\n", c.name, fishQuote(c.desc))
-	}
-	for _, c := range cmds {
-		if len(c.args) > 0 {
-			fmt.Fprintf(w, "complete -c ragctl -n %s -a %s\n", fishQuote("__ragctl_needs_arg "+c.name), fishQuote(strings.Join(c.args, " ")))
+// daemonWords asks the daemon for the completions of a source; ok is
+// false when it does not answer in time (the static words stand).
+func daemonWords(ctx context.Context, e *env, source, cur string) ([]string, bool) {
+	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
+	defer cancel()
+	cl := e.client()
+	defer cl.Close()
+	switch source {
+	case sourceVaults:
+		st, err := cl.Status(ctx)
+		if err != nil {
+			return nil, false
 		}
-		for _, f := range c.flags {
-			fmt.Fprintf(w, "complete -c ragctl -n %s %s\n", fishQuote("__ragctl_using "+c.name), fishOption(f))
+		var out []string
+		for _, v := range st.Vaults {
+			out = append(out, v.Name)
 		}
+		return out, true
+	case sourceModes:
+		st, err := cl.Status(ctx)
+		if err != nil {
+			return nil, false
+		}
+		if st.Vector == nil {
+			// Without an embedder the vector mode finds nothing.
+			return []string{ipc.ModeHybrid, ipc.ModeLexical}, true
+		}
+		return modes, true
+	case sourceNotes:
+		resp, err := cl.Graph(ctx, ipc.GraphRequest{Query: ipc.GraphEntities, Type: "note"})
+		if err != nil {
+			return nil, false
+		}
+		var out []string
+		for _, en := range resp.Entities {
+			if strings.Contains(cur, "/") {
+				out = append(out, en.Path)
+				continue
+			}
+			if en.Name != "" {
+				out = append(out, en.Name)
+			}
+			if base := strings.TrimSuffix(path.Base(en.Path), path.Ext(en.Path)); base != en.Name {
+				out = append(out, base)
+			}
+		}
+		slices.Sort(out)
+		return out, true
 	}
+	return nil, false
 }

@@ -11,37 +11,39 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-func runContext(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("context")
-	k := fs.Int("k", 8, "chunks to retrieve")
-	vault := fs.String("vault", "", "search only this vault (comma-separated for several)")
-	path := fs.String("path", "", "search only files under this vault-relative path")
-	budget := fs.Int("budget", ipc.DefaultContextBudget, "most characters of quoted text")
-	summary := fs.Bool("summary", false, "paths and preview lines instead of full snippets")
-	mode := fs.String("mode", "", "hybrid (default), lexical or vector")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	q := strings.TrimSpace(strings.Join(fs.Args(), " "))
+// contextCmd is ragctl context.
+type contextCmd struct {
+	k, budget         int
+	vault, path, mode string
+	summary, json     bool
+}
+
+func (c *contextCmd) flags(fs *FlagSet) {
+	fs.intRange(&c.k, "k", 8, 1, ipc.MaxK, "chunks to retrieve, `N` from 1 to 1000")
+	fs.vault(&c.vault, true, "search only this `VAULT` (comma-separated for several)")
+	fs.StringVar(&c.path, "path", "", "search only files under this vault-relative `PATH`")
+	fs.intRange(&c.budget, "budget", ipc.DefaultContextBudget, 1, ipc.MaxContextBudget, "most `characters` of quoted text")
+	fs.BoolVar(&c.summary, "summary", false, "paths and preview lines instead of full snippets")
+	fs.mode(&c.mode)
+	fs.jsonFlag(&c.json)
+}
+
+func (c *contextCmd) run(ctx context.Context, e *env, args []string) int {
+	q := strings.TrimSpace(strings.Join(args, " "))
 	if q == "" {
-		fmt.Fprintln(e.stderr, "usage: ragctl context [-k N] [-budget CHARS] [-summary] [-json] QUERY")
-		return exitUsage
+		return e.usage("context", "no query given")
 	}
-	req := ipc.ContextRequest{Query: q, K: *k, PathPrefix: *path, Budget: *budget, Mode: *mode}
-	if *summary {
+	req := ipc.ContextRequest{Query: q, K: c.k, PathPrefix: c.path, Budget: c.budget, Mode: c.mode, Vaults: vaults(c.vault)}
+	if c.summary {
 		req.Style = "summary"
 	}
-	if *vault != "" {
-		req.Vaults = strings.Split(*vault, ",")
-	}
-	c := e.client()
-	defer c.Close()
-	resp, err := c.Context(ctx, req)
+	cl := e.client()
+	defer cl.Close()
+	resp, err := cl.Context(ctx, req)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, resp)
 	} else {
 		printContext(e.stdout, resp)
@@ -66,29 +68,42 @@ func printContext(w io.Writer, resp *ipc.ContextResponse) {
 	}
 }
 
-func runSimilar(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("similar")
-	k := fs.Int("k", ipc.DefaultK, "notes to list")
-	vault := fs.String("vault", "", "the vault holding PATH (when several do)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// similarCmd is ragctl similar.
+type similarCmd struct {
+	k     int
+	vault string
+	json  bool
+}
+
+func (c *similarCmd) flags(fs *FlagSet) {
+	fs.intRange(&c.k, "k", ipc.DefaultK, 1, ipc.MaxK, "notes to list, `N` from 1 to 1000")
+	fs.vault(&c.vault, false, "the `VAULT` holding the note (when several do)")
+	fs.jsonFlag(&c.json)
+}
+
+func (c *similarCmd) completeArg(arg int, _ []string) completion {
+	if arg == 0 {
+		return completion{source: sourceNotes}
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "usage: ragctl similar [-k N] [-vault V] [-json] PATH")
-		return exitUsage
+	return completion{}
+}
+
+func (c *similarCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 {
+		return e.usage("similar", "no note given")
 	}
-	p := fs.Arg(0)
+	// A title with spaces may come unquoted: "ragctl similar Espresso Dialing In".
+	p := strings.Join(args, " ")
 	if abs, err := absIfExists(p); err == nil {
 		p = abs
 	}
-	c := e.client()
-	defer c.Close()
-	resp, err := c.Similar(ctx, ipc.SimilarRequest{Vault: *vault, Path: p, K: *k})
+	cl := e.client()
+	defer cl.Close()
+	resp, err := cl.Similar(ctx, ipc.SimilarRequest{Vault: c.vault, Path: p, K: c.k})
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, resp)
 	} else {
 		printSimilar(e.stdout, resp)
@@ -119,19 +134,22 @@ func printSimilar(w io.Writer, resp *ipc.SimilarResponse) {
 	}
 }
 
-func runPlugins(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("plugins")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// pluginsCmd is ragctl plugins.
+type pluginsCmd struct{ json bool }
+
+func (c *pluginsCmd) flags(fs *FlagSet) { fs.jsonFlag(&c.json) }
+
+func (c *pluginsCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		return e.usage("plugins", "no arguments expected")
 	}
-	c := e.client()
-	defer c.Close()
-	resp, err := c.Plugins(ctx)
+	cl := e.client()
+	defer cl.Close()
+	resp, err := cl.Plugins(ctx)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, resp)
 		return exitOK
 	}

@@ -22,6 +22,7 @@ const (
 	checkWarn = "warn"
 	checkFail = "fail"
 	checkSkip = "skip" // could not be checked (daemon unreachable, not Linux, …)
+	checkInfo = "info" // neither good nor bad: a choice of the configuration (semantic search off)
 )
 
 // Thresholds of the doctor's checks.
@@ -73,29 +74,29 @@ type doctorHost struct {
 
 var realHost = doctorHost{goos: runtime.GOOS, procRoot: "/proc", freeSpace: statfsFree}
 
-// runDoctor checks the configuration, the daemon and the machine, prints
-// one line per check and says how to fix what is wrong. It exits 1 if any
-// check failed; warnings alone exit 0.
-func runDoctor(ctx context.Context, e *env, args []string) int {
-	return doctor(ctx, e, args, realHost)
+// doctorCmd is ragctl doctor: it checks the configuration, the daemon and
+// the machine, prints one line per check and says how to fix what is
+// wrong. It exits 1 if any check failed; warnings alone exit 0.
+type doctorCmd struct {
+	json   bool
+	config string
+	host   doctorHost
 }
 
-func doctor(ctx context.Context, e *env, args []string, host doctorHost) int {
-	flags := e.flags("doctor")
-	asJSON := flags.Bool("json", false, "print JSON")
-	cfgFlag := flags.String("config", "", "ragd's configuration file (default $RAGD_CONFIG, then "+config.DefaultPath()+")")
-	if err := flags.Parse(args); err != nil {
-		return exitUsage
+func (c *doctorCmd) flags(fs *FlagSet) {
+	fs.jsonFlag(&c.json)
+	fs.path(&c.config, "config", false, "ragd's configuration `file` (default $RAGD_CONFIG, then "+config.DefaultPath()+")")
+}
+
+func (c *doctorCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		return e.usage("doctor", "no arguments expected")
 	}
-	if flags.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "usage: ragctl doctor [-json] [-config FILE]")
-		return exitUsage
-	}
-	rep := diagnose(ctx, e, *cfgFlag, host)
-	if *asJSON {
+	rep := diagnose(ctx, e, c.config, c.host)
+	if c.json {
 		writeJSON(e.stdout, rep)
 	} else {
-		printDoctor(e.stdout, rep)
+		printDoctor(e.stdout, rep, e.colors())
 	}
 	if !rep.OK {
 		return exitFail
@@ -215,6 +216,12 @@ func checkDaemon(ctx context.Context, socket string) (st *ipc.StatusResponse, ch
 		daemon.Fix = "start it with `ragd` or `systemctl --user start ragd`"
 		proto.Status, proto.Detail = checkSkip, "not checked (ragd is not reachable)"
 		return nil, []check{daemon, proto}
+	case errors.Is(err, ipc.ErrUnsafeSocket):
+		daemon.Status, daemon.Detail = checkFail, err.Error()
+		daemon.Fix = "the socket or its directory could be another user's: remove it (as its owner or root), " +
+			"then restart ragd, which makes its own private directory"
+		proto.Status, proto.Detail = checkSkip, "not checked (the socket is not safe to use)"
+		return nil, []check{daemon, proto}
 	case errors.As(err, &ie) && ie.Status == http.StatusUpgradeRequired:
 		// The daemon refuses a client newer than itself.
 		daemon.Status, daemon.Detail = checkOK, "answers on "+socket+" but refuses this ragctl"
@@ -326,19 +333,33 @@ func checkGraph(st *ipc.StatusResponse) check {
 }
 
 // Symbols of the check statuses in human output.
-var checkSymbols = map[string]string{checkOK: "✓", checkWarn: "!", checkFail: "✗", checkSkip: "-"}
+var checkSymbols = map[string]string{checkOK: "✓", checkWarn: "!", checkFail: "✗", checkSkip: "-", checkInfo: "i"}
+
+// symbol is the check's status symbol, coloured on a terminal.
+func (c check) symbol(p palette) string {
+	s := checkSymbols[c.Status]
+	switch c.Status {
+	case checkOK:
+		return p.ok(s)
+	case checkWarn:
+		return p.caution(s)
+	case checkFail:
+		return p.warn(s)
+	}
+	return p.dim(s)
+}
 
 // printDoctor writes one line per check, then its notes and fix indented,
 // and a closing summary.
-func printDoctor(w io.Writer, rep *doctorReport) {
+func printDoctor(w io.Writer, rep *doctorReport, p palette) {
 	fails, warns := 0, 0
 	for _, c := range rep.Checks {
-		fmt.Fprintf(w, "%s %s: %s\n", checkSymbols[c.Status], c.label(), c.Detail)
+		fmt.Fprintf(w, "%s %s: %s\n", c.symbol(p), p.bold(c.label()), c.Detail)
 		for _, n := range c.Notes {
 			fmt.Fprintf(w, "    %s\n", n)
 		}
 		if c.Fix != "" {
-			fmt.Fprintf(w, "    → %s\n", c.Fix)
+			fmt.Fprintf(w, "    %s\n", p.fix("→ "+c.Fix))
 		}
 		switch c.Status {
 		case checkFail:
@@ -349,10 +370,10 @@ func printDoctor(w io.Writer, rep *doctorReport) {
 	}
 	switch {
 	case fails == 0 && warns == 0:
-		fmt.Fprintln(w, "\nall checks passed")
+		fmt.Fprintln(w, "\n"+p.ok("all checks passed"))
 	case fails == 0:
-		fmt.Fprintf(w, "\nno failures, %s\n", plural(warns, "warning"))
+		fmt.Fprintf(w, "\n%s\n", p.caution("no failures, "+plural(warns, "warning")))
 	default:
-		fmt.Fprintf(w, "\n%s, %s\n", plural(fails, "failure"), plural(warns, "warning"))
+		fmt.Fprintf(w, "\n%s\n", p.warn(plural(fails, "failure")+", "+plural(warns, "warning")))
 	}
 }

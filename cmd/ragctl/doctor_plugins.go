@@ -43,7 +43,7 @@ func checkPlugins(st *ipc.StatusResponse) []check {
 	checks := []check{c}
 	v := st.Vector
 	if v == nil {
-		return append(checks, check{Name: "semantic", Status: checkOK, Detail: st.Semantic})
+		return append(checks, check{Name: "semantic", Status: checkInfo, Detail: st.Semantic})
 	}
 	s := check{Name: "semantic", Status: checkOK,
 		Detail: fmt.Sprintf("embedder %s: %d vectors, %d chunks waiting", v.Embedder, v.Vectors, v.Pending)}

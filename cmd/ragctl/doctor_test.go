@@ -60,7 +60,9 @@ func runDoctorWith(t *testing.T, host doctorHost, args ...string) (code int, std
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code = doctor(ctx, &env{stdout: &out, stderr: &errb}, args, host)
+	c, _ := lookup("doctor")
+	c.new = func() subcommand { return &doctorCmd{host: host} }
+	code = runCommand(ctx, &env{stdout: &out, stderr: &errb}, c, args)
 	return code, out.String(), errb.String()
 }
 
@@ -335,7 +337,7 @@ func TestDoctorRefusedByOlderDaemon(t *testing.T) {
 	for _, want := range []string{
 		"✓ daemon: answers on " + sock + " but refuses this ragctl\n",
 		"✗ protocol: client speaks protocol",
-		"→ ragctl speaks protocol 1: upgrade ragd",
+		fmt.Sprintf("→ ragctl speaks protocol %d: upgrade ragd", ipc.ProtocolVersion),
 		"- vaults: not checked (ragd refuses this ragctl)\n",
 	} {
 		if !strings.Contains(stdout, want) {

@@ -9,38 +9,49 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
+	"github.com/ragd/ragd/bench/peer"
 	"github.com/ragd/ragd/ipc"
-	"github.com/ragd/ragd/query/metrics"
 )
 
-// evalDepth is how many chunks each evaluation query asks for.
-const evalDepth = 100
+// evalCmd is ragctl eval.
+type evalCmd struct {
+	beir, vault, qrels, ragdBin, channels, weights, mode, fusion, embedder, embOpts string
+	peers, peerBin                                                                  string
+	asJSON, keep, sweep, pseudo                                                     bool
+}
 
-func runEval(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("eval")
-	beir := fs.String("beir", "", "BEIR dataset directory (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
-	vault := fs.String("vault", "", "vault directory to evaluate on (with -qrels)")
-	qrels := fs.String("qrels", "", "questions file: question<TAB>path[;path…] per line")
-	ragdBin := fs.String("ragd", "", "ragd binary to start (default: next to ragctl, then $PATH)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	keep := fs.Bool("keep", false, "keep the temporary directory and print its path")
-	channels := fs.String("channels", "", "comma-separated retrieval channels to use (bm25, vector, graph); default all")
-	weights := fs.String("weights", "", "fusion weights, e.g. bm25=1,vector=0.2; default the daemon's")
-	mode := fs.String("mode", "", "hybrid, lexical or vector (default the daemon's: hybrid)")
-	fusion := fs.String("fusion", "", "convex or rrf (default the daemon's)")
-	embedder := fs.String("embedder", "", "built-in embedder to index with (uselite, ollama, openai); default none")
-	embOpts := fs.String("embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
-	sweep := fs.Bool("sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")
-	pseudo := fs.Bool("pseudo", false, "with -vault instead of -qrels: ask the vault's own headings as queries (self-supervised; with -sweep it calibrates the fusion weights on your notes)")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+func (c *evalCmd) flags(fs *FlagSet) {
+	fs.path(&c.beir, "beir", true, "BEIR dataset `directory` (corpus.jsonl, queries.jsonl, qrels/test.tsv)")
+	fs.path(&c.vault, "vault", true, "vault `directory` to evaluate on (with -qrels)")
+	fs.path(&c.qrels, "qrels", false, "questions `file`: question<TAB>path[;path…][<TAB>kind] per line")
+	fs.path(&c.ragdBin, "ragd", false, "ragd `binary` to start (default: next to ragctl, then $PATH)")
+	fs.BoolVar(&c.asJSON, "json", false, "print JSON")
+	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory and print its path")
+	fs.StringVar(&c.channels, "channels", "", "comma-separated retrieval channels to use (bm25, vector, graph); default all")
+	fs.StringVar(&c.weights, "weights", "", "fusion weights, e.g. bm25=1,vector=0.2; default the daemon's")
+	fs.choice(&c.mode, "mode", "", modes, "hybrid, lexical or vector (default the daemon's: hybrid)")
+	fs.choice(&c.fusion, "fusion", "", []string{"convex", "rrf"}, "convex or rrf (default the daemon's)")
+	fs.choice(&c.embedder, "embedder", "", []string{"uselite", "ollama", "openai"}, "built-in embedder to index with (uselite, ollama, openai); default none")
+	fs.StringVar(&c.embOpts, "embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
+	fs.BoolVar(&c.sweep, "sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")
+	fs.BoolVar(&c.pseudo, "pseudo", false, "with -vault instead of -qrels: ask the vault's own headings as queries (self-supervised; with -sweep it calibrates the fusion weights on your notes)")
+	fs.Var(&wordsFlag{p: &c.peers, words: peer.Engines}, "peer", "also rank with these `engines`, side by side: fts5 (porter, or trigram for CJK questions), fts5-trigram, bleve")
+	fs.path(&c.peerBin, "peer-bin", false, "ragd-peer `binary` (default: next to ragctl, then $PATH)")
+}
+
+func (c *evalCmd) run(ctx context.Context, e *env, args []string) int {
+	beir, vault, qrels, ragdBin, asJSON, keep := &c.beir, &c.vault, &c.qrels, &c.ragdBin, &c.asJSON, &c.keep
+	channels, weights, mode, fusion, embedder, embOpts := &c.channels, &c.weights, &c.mode, &c.fusion, &c.embedder, &c.embOpts
+	sweep, pseudo := &c.sweep, &c.pseudo
+	if len(args) > 0 {
+		return e.usage("eval", "no arguments expected")
 	}
 	if (*beir == "") == (*vault == "") || (*vault != "" && (*qrels == "") == !*pseudo) {
-		fmt.Fprintln(e.stderr, "usage: ragctl eval -beir DIR [-json]\n       ragctl eval -vault DIR -qrels FILE [-json]")
-		return exitUsage
+		return e.usage("eval", "give -beir DIR, or -vault DIR with -qrels FILE or -pseudo")
 	}
 	bin, tmp, cleanup, err := prepareRun(e, "eval", *ragdBin, *keep)
 	if err != nil {
@@ -70,8 +81,21 @@ func runEval(ctx context.Context, e *env, args []string) int {
 		}
 		rets = sweepConfigs()
 	}
+	ps := peerSet{}
+	if c.peers != "" {
+		if ps.bin, err = peer.Find(c.peerBin); err != nil {
+			return e.fail(err)
+		}
+	}
 	if *beir != "" {
-		reps, err := evalBEIR(ctx, bin, tmp, *beir, extra, rets)
+		qs, err := beirQuestions(*beir)
+		if err != nil {
+			return e.fail(err)
+		}
+		if ps.engines, err = choosePeers(c.peers, qs, e.stderr); err != nil {
+			return e.usage("eval", err.Error())
+		}
+		reps, err := evalBEIR(ctx, bin, tmp, *beir, extra, rets, ps)
 		if err != nil {
 			return e.fail(err)
 		}
@@ -96,7 +120,14 @@ func runEval(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	reps, err := evalVault(ctx, bin, tmp, *vault, qs, extra, rets)
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = q.text
+	}
+	if ps.engines, err = choosePeers(c.peers, texts, e.stderr); err != nil {
+		return e.usage("eval", err.Error())
+	}
+	reps, err := evalVault(ctx, bin, tmp, *vault, qs, extra, rets, ps)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -154,6 +185,7 @@ type throwaway struct {
 	logf   string
 	exited chan error
 	ret    retrieval // channels and weights of every query
+	once   sync.Once // stop
 }
 
 // retrieval selects mode, channels, fusion and weights for evaluation
@@ -251,15 +283,18 @@ func allReconciled(st *ipc.StatusResponse) bool {
 	return true
 }
 
+// stop ends ragd (at most once: it may be called early and deferred).
 func (t *throwaway) stop() {
-	t.client.Close()
-	t.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-t.exited:
-	case <-time.After(10 * time.Second):
-		t.cmd.Process.Kill()
-		<-t.exited
-	}
+	t.once.Do(func() {
+		t.client.Close()
+		t.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-t.exited:
+		case <-time.After(10 * time.Second):
+			t.cmd.Process.Kill()
+			<-t.exited
+		}
+	})
 }
 
 func (t *throwaway) tail() string {
@@ -269,24 +304,6 @@ func (t *throwaway) tail() string {
 		s = s[len(s)-2000:]
 	}
 	return s
-}
-
-// rank runs one evaluation query as a k = evalDepth search without text
-// and returns the ranked, de-duplicated paths.
-func (t *throwaway) rank(ctx context.Context, q string) ([]string, error) {
-	resp, err := t.client.Search(ctx, t.ret.request(q, evalDepth, true))
-	if err != nil {
-		var ie *ipc.Error
-		if errors.As(err, &ie) && ie.Status == 400 {
-			return nil, nil // e.g. a query with no searchable terms
-		}
-		return nil, err
-	}
-	paths := make([]string, len(resp.Results))
-	for i, r := range resp.Results {
-		paths[i] = r.Path
-	}
-	return metrics.Dedup(paths), nil
 }
 
 // latencies times, in a pass of its own, the search a person or an editor

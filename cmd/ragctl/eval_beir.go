@@ -12,12 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragd/ragd/bench/peer"
 	"github.com/ragd/ragd/query/metrics"
 )
 
 // beirReport is what `ragctl eval -beir` prints; the JSON keys are stable.
 type beirReport struct {
 	Config       string  `json:"config,omitempty"` // the retrieval setting, in a sweep
+	Engine       string  `json:"engine"`           // "ragd", or the peer's engine
 	NDCG10       float64 `json:"ndcg_at_10"`
 	Recall100    float64 `json:"recall_at_100"`
 	MRR10        float64 `json:"mrr_at_10"`
@@ -30,6 +32,8 @@ type beirReport struct {
 	// modes only).
 	NoEmbedP50MS float64 `json:"query_p50_ms_without_embedding,omitempty"`
 	NoEmbedP95MS float64 `json:"query_p95_ms_without_embedding,omitempty"`
+	// Peers are the peer engines' reports on the same queries.
+	Peers []*beirReport `json:"peers,omitempty"`
 }
 
 func (r *beirReport) print(w io.Writer, dir string) {
@@ -39,6 +43,14 @@ func (r *beirReport) print(w io.Writer, dir string) {
 	fmt.Fprintf(w, "index seconds  %.2f\nquery p50      %.2f ms\nquery p95      %.2f ms\n", r.IndexSeconds, r.QueryP50MS, r.QueryP95MS)
 	if r.NoEmbedP95MS > 0 {
 		fmt.Fprintf(w, "without the query embedding (in the daemon): p50 %.2f ms, p95 %.2f ms\n", r.NoEmbedP50MS, r.NoEmbedP95MS)
+	}
+	if len(r.Peers) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nside by side (rankings of distinct documents; latency: a k = 10 round trip, ragd through its socket, peers through a pipe)\n")
+	fmt.Fprintf(w, "%-13s %8s %10s %8s %9s %9s %9s\n", "engine", "nDCG@10", "recall@100", "MRR@10", "index s", "p50 ms", "p95 ms")
+	for _, p := range append([]*beirReport{r}, r.Peers...) {
+		fmt.Fprintf(w, "%-13s %8.4f %10.4f %8.4f %9.2f %9.2f %9.2f\n", p.Engine, p.NDCG10, p.Recall100, p.MRR10, p.IndexSeconds, p.QueryP50MS, p.QueryP95MS)
 	}
 }
 
@@ -51,7 +63,7 @@ type beirDoc struct {
 // evalBEIR writes the corpus as a vault (one Markdown file per document,
 // its title as the H1), indexes it with a throwaway ragd and runs every
 // judged query.
-func evalBEIR(ctx context.Context, bin, tmp, dir, extra string, rets []retrieval) ([]*beirReport, error) {
+func evalBEIR(ctx context.Context, bin, tmp, dir, extra string, rets []retrieval, peers peerSet) ([]*beirReport, error) {
 	qrels, err := readQrels(filepath.Join(dir, "qrels", "test.tsv"))
 	if err != nil {
 		return nil, err
@@ -82,15 +94,29 @@ func evalBEIR(ctx context.Context, bin, tmp, dir, extra string, rets []retrieval
 		if err != nil {
 			return nil, err
 		}
-		rep.Config, rep.Docs, rep.IndexSeconds = ret.name, len(pathToID), indexed
+		rep.Config, rep.Engine, rep.Docs, rep.IndexSeconds = ret.name, "ragd", len(pathToID), indexed
 		reps = append(reps, rep)
+	}
+	t.stop()
+	texts := make([]string, len(queries))
+	for i, q := range queries {
+		texts[i] = q.text
+	}
+	for _, engine := range peers.engines {
+		run, err := peers.ask(tmp, engine, peer.Source{BEIR: filepath.Join(dir, "corpus.jsonl")}, texts)
+		if err != nil {
+			return nil, err
+		}
+		rep := scoreBEIR(queries, qrels, run.rankings)
+		rep.Engine, rep.Docs, rep.IndexSeconds = engine, len(pathToID), run.indexSeconds
+		rep.QueryP50MS, rep.QueryP95MS = metrics.Percentile(run.lat, 50), metrics.Percentile(run.lat, 95)
+		reps[0].Peers = append(reps[0].Peers, rep)
 	}
 	return reps, nil
 }
 
 // evalQueries runs every judged query with t.ret and scores the rankings.
 func (t *throwaway) evalQueries(ctx context.Context, queries []evalQuery, qrels map[string]metrics.Judgments, pathToID map[string]string) (*beirReport, error) {
-	rep := &beirReport{}
 	texts := make([]string, len(queries))
 	for i, q := range queries {
 		texts[i] = q.text
@@ -99,15 +125,33 @@ func (t *throwaway) evalQueries(ctx context.Context, queries []evalQuery, qrels 
 	if err != nil {
 		return nil, err
 	}
-	for _, q := range queries {
+	rankings := make([][]string, len(queries))
+	for i, q := range queries {
 		paths, err := t.rank(ctx, q.text)
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.id, err)
 		}
-		ids := make([]string, len(paths))
-		for i, p := range paths {
-			ids[i] = pathToID[p]
+		rankings[i] = make([]string, len(paths))
+		for j, p := range paths {
+			rankings[i][j] = pathToID[p]
 		}
+	}
+	rep := scoreBEIR(queries, qrels, rankings)
+	rep.QueryP50MS = metrics.Percentile(lat, 50)
+	rep.QueryP95MS = metrics.Percentile(lat, 95)
+	if len(noEmbed) > 0 {
+		rep.NoEmbedP50MS = metrics.Percentile(noEmbed, 50)
+		rep.NoEmbedP95MS = metrics.Percentile(noEmbed, 95)
+	}
+	return rep, nil
+}
+
+// scoreBEIR averages the metrics of the queries' rankings (index-aligned
+// with queries).
+func scoreBEIR(queries []evalQuery, qrels map[string]metrics.Judgments, rankings [][]string) *beirReport {
+	rep := &beirReport{}
+	for i, q := range queries {
+		ids := rankings[i]
 		rel := qrels[q.id]
 		rep.NDCG10 += metrics.NDCG(ids, rel, 10)
 		rep.Recall100 += metrics.Recall(ids, rel, 100)
@@ -118,13 +162,24 @@ func (t *throwaway) evalQueries(ctx context.Context, queries []evalQuery, qrels 
 		n := float64(rep.Queries)
 		rep.NDCG10, rep.Recall100, rep.MRR10 = rep.NDCG10/n, rep.Recall100/n, rep.MRR10/n
 	}
-	rep.QueryP50MS = metrics.Percentile(lat, 50)
-	rep.QueryP95MS = metrics.Percentile(lat, 95)
-	if len(noEmbed) > 0 {
-		rep.NoEmbedP50MS = metrics.Percentile(noEmbed, 50)
-		rep.NoEmbedP95MS = metrics.Percentile(noEmbed, 95)
+	return rep
+}
+
+// beirQuestions returns the text of a dataset's judged queries.
+func beirQuestions(dir string) ([]string, error) {
+	qrels, err := readQrels(filepath.Join(dir, "qrels", "test.tsv"))
+	if err != nil {
+		return nil, err
 	}
-	return rep, nil
+	queries, err := readQueries(filepath.Join(dir, "queries.jsonl"), qrels)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(queries))
+	for i, q := range queries {
+		out[i] = q.text
+	}
+	return out, nil
 }
 
 // readQrels reads query-id, corpus-id, score lines after a header.

@@ -103,10 +103,11 @@ func noteHeadings(path string) ([]string, error) {
 // printVaultSweep prints a sweep over a vault and names the best setting.
 func printVaultSweep(w io.Writer, dir string, reps []*vaultReport) {
 	fmt.Fprintf(w, "vault %s: %d questions, indexed and embedded in %.1f s\n\n", dir, reps[0].Queries, reps[0].IndexSeconds)
-	fmt.Fprintf(w, "%-26s %9s %9s %8s\n", "retrieval", "recall@5", "recall@10", "MRR@10")
+	fmt.Fprintf(w, "%s\n\n", metricsLegend)
+	fmt.Fprintf(w, "%-26s %9s %9s %9s %8s %10s\n", "retrieval", "success@5", "recall@5", "recall@10", "MRR@10", "recall@100")
 	best := 0
 	for i, r := range reps {
-		fmt.Fprintf(w, "%-26s %9.4f %9.4f %8.4f\n", r.Config, r.Recall5, r.Recall10, r.MRR10)
+		fmt.Fprintf(w, "%-26s %9.4f %9.4f %9.4f %8.4f %10.4f\n", r.Config, r.Success5, r.Recall5, r.Recall10, r.MRR10, r.Recall100)
 		if r.MRR10 > reps[best].MRR10 {
 			best = i
 		}

@@ -167,9 +167,10 @@ func TestReadVaultQuestions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []vaultQuestion{
-		{text: "how long do I keep snapshots", files: metrics.Judgments{"Restic Backups.md": 1}},
-		{text: "what broke the backup", files: metrics.Judgments{"2024/2024-03-14.md": 1, "Restic Backups.md": 1}},
-		{text: "padded question", files: metrics.Judgments{"ZFS Pool.md": 1}},
+		{text: "how long do I keep snapshots", kind: "factual", files: metrics.Judgments{"Restic Backups.md": 1}},
+		{text: "what broke the backup", kind: unlabelled, files: metrics.Judgments{"2024/2024-03-14.md": 1, "Restic Backups.md": 1}},
+		{text: "padded question", kind: "keyword", files: metrics.Judgments{"ZFS Pool.md": 1}},
+		{text: "which note links the pool", kind: unlabelled, files: metrics.Judgments{"ZFS Pool.md": 1}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("readVaultQuestions = %+v, want %+v", got, want)
@@ -179,19 +180,22 @@ func TestReadVaultQuestions(t *testing.T) {
 func TestReadVaultQuestionsErrors(t *testing.T) {
 	bad := filepath.Join("testdata", "eval", "questions-bad.tsv")
 	_, err := readVaultQuestions(bad)
-	if want := bad + ":2: want question<TAB>path[;path…]"; err == nil || err.Error() != want {
+	if want := bad + ":2: want question<TAB>path[;path…][<TAB>kind]"; err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 
 	tests := []struct {
 		name, content, want string
 	}{
-		{"no tab", "q\tA.md\n# c\nq B.md\n", ":3: want question<TAB>path[;path…]"},
-		{"empty question", "\tA.md\n", ":1: want question<TAB>path[;path…]"},
-		{"blank question", "   \tA.md\n", ":1: want question<TAB>path[;path…]"},
-		{"no path", "q\t\n", ":1: want question<TAB>path[;path…]"},
-		{"blank path", "q\t  \r\n", ":1: want question<TAB>path[;path…]"},
-		{"only separators", "q\tA.md\nq2\t ; / ;\n", ":2: no path after the tab: want question<TAB>path[;path…]"},
+		{"no tab", "q\tA.md\n# c\nq B.md\n", ":3: want question<TAB>path[;path…][<TAB>kind]"},
+		{"empty question", "\tA.md\n", ":1: want question<TAB>path[;path…][<TAB>kind]"},
+		{"blank question", "   \tA.md\n", ":1: want question<TAB>path[;path…][<TAB>kind]"},
+		{"no path", "q\t\n", ":1: want question<TAB>path[;path…][<TAB>kind]"},
+		{"blank path", "q\t  \r\n", ":1: want question<TAB>path[;path…][<TAB>kind]"},
+		{"blank path with a kind", "q\t \tkeyword\n", ":1: want question<TAB>path[;path…][<TAB>kind]"},
+		{"only separators", "q\tA.md\nq2\t ; / ;\n", ":2: no path after the tab: want question<TAB>path[;path…][<TAB>kind]"},
+		{"four columns", "q\tA.md\tkeyword\textra\n", ":1: want question<TAB>path[;path…][<TAB>kind]"},
+		{"kind of two words", "q\tA.md\tknown item\n", `:1: the kind after the second tab must be one word, got "known item"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,23 +9,24 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-// runEvents follows the daemon's event stream until interrupted, printing
-// one line per event, or each event as one line of JSON with -json.
-func runEvents(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("events")
-	asJSON := fs.Bool("json", false, "print each event as a line of JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// eventsCmd is ragctl events.
+type eventsCmd struct{ json bool }
+
+func (c *eventsCmd) flags(fs *FlagSet) {
+	fs.BoolVar(&c.json, "json", false, "print each event as a line of JSON")
+}
+
+// run follows the daemon's event stream until interrupted, printing one
+// line per event, or each event as one line of JSON with -json.
+func (c *eventsCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		return e.usage("events", "no arguments expected")
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "usage: ragctl events [-json]")
-		return exitUsage
-	}
-	c := e.client()
-	defer c.Close()
+	cl := e.client()
+	defer cl.Close()
 	enc := json.NewEncoder(e.stdout) // compact: one event per line
-	err := c.Events(ctx, func(ev ipc.Event) error {
-		if *asJSON {
+	err := cl.Events(ctx, func(ev ipc.Event) error {
+		if c.json {
 			return enc.Encode(ev)
 		}
 		_, err := fmt.Fprintln(e.stdout, formatEvent(ev, time.Local))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/query/doctext"
 )
 
 // fakeBackend answers with canned data and records searches.
@@ -177,7 +178,7 @@ func runCmdUntil(t *testing.T, tty bool, until func(stdout string) bool, args ..
 	defer cancel()
 	out := &cancelWriter{until: until, cancel: cancel}
 	var errb bytes.Buffer
-	code = run(ctx, args, out, &errb, tty)
+	code = run(ctx, args, out, &errb, terminal{tty: tty})
 	if until != nil && !out.met {
 		t.Errorf("%q: the expected output never came: %q (stderr %q)", args, out.String(), errb.String())
 	}
@@ -203,3 +204,56 @@ func (w *cancelWriter) Write(p []byte) (int, error) {
 }
 
 func (w *cancelWriter) String() string { return w.buf.String() }
+
+// Document reads files of the status's vaults with the daemon's own reader
+// (query/doctext); the vault is the one named, the one whose root holds an
+// absolute path, or the only one holding a relative path.
+func (f *fakeBackend) Document(ctx context.Context, req ipc.DocumentRequest) (*ipc.DocumentResponse, error) {
+	st, _ := f.Status(ctx)
+	var cands []ipc.VaultStatus
+	for _, v := range st.Vaults {
+		if req.Vault == "" || v.Name == req.Vault {
+			cands = append(cands, v)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, ipc.NotFound("no vault named %q", req.Vault)
+	}
+	rel := filepath.ToSlash(req.Path)
+	var v ipc.VaultStatus
+	if filepath.IsAbs(req.Path) {
+		found := false
+		for _, c := range cands {
+			if r, err := filepath.Rel(c.Path, req.Path); err == nil && filepath.IsLocal(r) {
+				v, rel, found = c, filepath.ToSlash(r), true
+			}
+		}
+		if !found {
+			return nil, ipc.NotFound("%s is not inside any configured vault", req.Path)
+		}
+	} else {
+		var have []ipc.VaultStatus
+		for _, c := range cands {
+			if _, err := os.Lstat(filepath.Join(c.Path, rel)); err == nil && filepath.IsLocal(rel) {
+				have = append(have, c)
+			}
+		}
+		switch {
+		case len(have) > 1:
+			return nil, ipc.BadRequest("%s exists in vaults %s, %s: name one with vault", rel, have[0].Name, have[1].Name)
+		case len(have) == 1:
+			v = have[0]
+		default:
+			v = cands[0]
+		}
+	}
+	t, err := doctext.Read(doctext.Request{Root: v.Path, Rel: rel, From: req.LineStart, To: req.LineEnd})
+	switch {
+	case errors.Is(err, doctext.ErrNotFound):
+		return nil, ipc.NotFound("%s is not indexed in vault %q", rel, v.Name)
+	case err != nil:
+		return nil, ipc.BadRequest("%v", err)
+	}
+	return &ipc.DocumentResponse{Vault: v.Name, Path: rel, Kind: "markdown", Text: t.Text, LineStart: t.LineStart,
+		LineEnd: t.LineEnd, Lines: t.Lines, Truncated: t.Truncated, NextLine: t.NextLine}, nil
+}

@@ -10,55 +10,71 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-const graphUsage = `usage: ragctl graph backlinks NOTE      links pointing at a note
-       ragctl graph links NOTE          links a note holds
-       ragctl graph neighbors ENTITY    notes and tags near a note or #tag [-hops N]
-       ragctl graph entities            notes, tags and typed entities, most referenced first [-type note|tag|person|…]
-       ragctl graph unresolved          links to notes that do not exist
-flags: -vault V  -json  -limit N`
+// graphQueries are the graph queries, in the order help lists them.
+var graphQueries = []string{ipc.GraphBacklinks, ipc.GraphLinks, ipc.GraphNeighbors, ipc.GraphEntities, ipc.GraphUnresolved}
 
-// runGraph answers entity-graph queries: backlinks, links, neighbors,
-// entities and unresolved links.
-func runGraph(ctx context.Context, e *env, args []string) int {
+// entityTypes are the entity types offered for -type: notes, tags and the
+// types a model finds.
+var entityTypes = []string{"note", "tag", "person", "organization", "product", "place", "event", "concept"}
+
+// graphCmd is ragctl graph: backlinks, links, neighbors, entities and
+// unresolved links.
+type graphCmd struct {
+	vault, typ  string
+	hops, limit int
+	json        bool
+}
+
+func (c *graphCmd) flags(fs *FlagSet) {
+	fs.vault(&c.vault, false, "only this `VAULT`")
+	fs.intRange(&c.hops, "hops", 1, 1, 3, "neighbors: how many links away, `N` from 1 to 3")
+	fs.Var(&wordsFlag{p: &c.typ, words: entityTypes}, "type", "entities: note, tag, or a model-found `type` (person, organization, …)")
+	fs.intRange(&c.limit, "limit", 0, 0, 1<<30, "at most `N` rows (0: the daemon's limit)")
+	fs.jsonFlag(&c.json)
+}
+
+func (c *graphCmd) completeArg(arg int, prev []string) completion {
+	switch {
+	case arg == 0:
+		return completion{words: graphQueries}
+	case arg == 1 && (prev[0] == ipc.GraphBacklinks || prev[0] == ipc.GraphLinks || prev[0] == ipc.GraphNeighbors):
+		return completion{source: sourceNotes}
+	}
+	return completion{}
+}
+
+func (c *graphCmd) run(ctx context.Context, e *env, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, graphUsage)
-		return exitUsage
+		return e.usage("graph", "no query given: "+strings.Join(graphQueries, ", "))
 	}
 	sub := args[0]
-	fs := e.flags("graph " + sub)
-	vault := fs.String("vault", "", "only this vault")
-	hops := fs.Int("hops", 1, "neighbors: how many links away (1-3)")
-	typ := fs.String("type", "", "entities: note, tag, or a model-found type (person, organization, …)")
-	limit := fs.Int("limit", 0, "at most this many rows")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args[1:]); err != nil {
-		return exitUsage
-	}
-	arg := strings.Join(fs.Args(), " ")
-	req := ipc.GraphRequest{Query: sub, Vault: *vault, Limit: *limit}
+	arg := strings.Join(args[1:], " ")
+	req := ipc.GraphRequest{Query: sub, Vault: c.vault, Limit: c.limit}
 	switch sub {
 	case ipc.GraphBacklinks, ipc.GraphLinks:
 		req.Note = arg
 	case ipc.GraphNeighbors:
-		req.Entity, req.Hops = arg, *hops
+		req.Entity, req.Hops = arg, c.hops
 	case ipc.GraphEntities:
-		req.Type = *typ
+		req.Type = c.typ
 	case ipc.GraphUnresolved:
 	default:
-		fmt.Fprintf(e.stderr, "ragctl graph: unknown query %q\n%s\n", sub, graphUsage)
-		return exitUsage
+		return e.usage("graph", fmt.Sprintf("unknown query %q: want one of %s", sub, strings.Join(graphQueries, ", ")))
 	}
-	if arg == "" && (req.Note == "" && (sub == ipc.GraphBacklinks || sub == ipc.GraphLinks) || sub == ipc.GraphNeighbors) {
-		fmt.Fprintln(e.stderr, graphUsage)
-		return exitUsage
+	needsArg := sub == ipc.GraphBacklinks || sub == ipc.GraphLinks || sub == ipc.GraphNeighbors
+	switch {
+	case needsArg && strings.TrimSpace(arg) == "":
+		return e.usage("graph", sub+" needs a note (path, file name, title or alias)")
+	case !needsArg && arg != "":
+		return e.usage("graph", sub+" takes no argument")
 	}
-	c := e.client()
-	defer c.Close()
-	resp, err := c.Graph(ctx, req)
+	cl := e.client()
+	defer cl.Close()
+	resp, err := cl.Graph(ctx, req)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, resp)
 	} else {
 		printGraph(e.stdout, resp)

@@ -28,21 +28,21 @@ const mcpInstructions = `ragd indexes the user's local note vaults (Markdown and
 	`Use search to find passages, then get_document to read more of a file around a hit. ` +
 	`Cite passages as path:Lstart-Lend, as given in each result's citation.`
 
-// runMCP serves the Model Context Protocol over stdin and stdout until
-// stdin closes or ragctl is interrupted. Tool calls go to the daemon; when
-// it is not running they fail with a tool error and the server carries on.
-func runMCP(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("mcp")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// mcpCmd is ragctl mcp.
+type mcpCmd struct{}
+
+func (c *mcpCmd) flags(*FlagSet) {}
+
+// run serves the Model Context Protocol over stdin and stdout until stdin
+// closes or ragctl is interrupted. Tool calls go to the daemon; when it is
+// not running they fail with a tool error and the server carries on.
+func (c *mcpCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		return e.usage("mcp", "no arguments expected (it serves MCP on stdin/stdout; see docs/mcp.md)")
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "usage: ragctl mcp (serves MCP on stdin/stdout; see docs/mcp.md)")
-		return exitUsage
-	}
-	c := e.client()
-	defer c.Close()
-	err := newMCPServer(c).Run(ctx, &mcp.StdioTransport{})
+	cl := e.client()
+	defer cl.Close()
+	err := newMCPServer(cl).Run(ctx, &mcp.StdioTransport{})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(e.stderr, "ragctl mcp: %v\n", err)
 		return exitFail

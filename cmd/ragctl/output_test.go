@@ -84,7 +84,7 @@ func TestPrintResultsGolden(t *testing.T) {
 
 func sampleStatus() *ipc.StatusResponse {
 	return &ipc.StatusResponse{
-		State: ipc.StateIdle, Version: "v0.1.0", Protocol: 1, PID: 4242,
+		State: ipc.StateIdle, Version: "v0.1.0", Protocol: ipc.ProtocolVersion, PID: 4242,
 		StartedAt: testNow.Add(-(3*time.Hour + 25*time.Minute + 7*time.Second + 400*time.Millisecond)),
 		Config:    "/home/u/.config/ragd/ragd.toml",
 		DataDir:   "/home/u/.local/share/ragd",

@@ -9,33 +9,41 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-// runReindex asks for a pass and, with -wait, prints what it did.
-func runReindex(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("reindex")
-	vault := fs.String("vault", "", "reindex only this vault")
-	wait := fs.Bool("wait", false, "wait until the pass is finished and print what it did")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// reindexCmd is ragctl reindex.
+type reindexCmd struct {
+	vault      string
+	wait, json bool
+}
+
+func (c *reindexCmd) flags(fs *FlagSet) {
+	fs.vault(&c.vault, false, "reindex only this `VAULT`")
+	fs.BoolVar(&c.wait, "wait", false, "wait until the pass is finished and print what it did")
+	fs.jsonFlag(&c.json)
+}
+
+// run asks for a pass and, with -wait, prints what it did.
+func (c *reindexCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 1 {
+		return e.usage("reindex", "at most one path")
 	}
-	if fs.NArg() > 1 {
-		fmt.Fprintln(e.stderr, "usage: ragctl reindex [-vault V] [-wait] [-json] [PATH]")
-		return exitUsage
+	var path string
+	if len(args) == 1 {
+		path = args[0]
 	}
-	req := ipc.ReindexRequest{Vault: *vault, Path: fs.Arg(0), Wait: *wait}
-	c := e.client()
-	defer c.Close()
+	req := ipc.ReindexRequest{Vault: c.vault, Path: path, Wait: c.wait}
+	cl := e.client()
+	defer cl.Close()
 	var resp *ipc.ReindexResponse
 	var err error
-	if *wait && e.isTTY {
-		resp, err = reindexWithProgress(ctx, e.stdout, c, req)
+	if c.wait && e.isTTY {
+		resp, err = reindexWithProgress(ctx, e.stdout, cl, req)
 	} else {
-		resp, err = c.Reindex(ctx, req)
+		resp, err = cl.Reindex(ctx, req)
 	}
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, resp)
 		return exitOK
 	}

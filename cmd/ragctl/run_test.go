@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ragd/ragd/internal/version"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -27,12 +29,23 @@ func TestRunUsageErrors(t *testing.T) {
 		{"search with blank query", []string{"search", " ", "\t"}, "usage: ragctl search"},
 		{"search with only flags", []string{"search", "-k", "3", "--json"}, "usage: ragctl search"},
 		{"search bad k", []string{"search", "-k", "many", "x"}, `invalid value "many" for flag -k`},
+		{"search k over max", []string{"search", "-k", "5000", "x"}, `invalid value "5000" for flag -k: must be from 1 to 1000`},
+		{"search k zero", []string{"search", "x", "-k", "0"}, `invalid value "0" for flag -k: must be from 1 to 1000`},
+		{"search unknown mode", []string{"search", "-mode", "semantic", "x"}, `invalid value "semantic" for flag -mode: want one of hybrid, lexical, vector`},
+		{"context k zero", []string{"context", "-k", "0", "x"}, `invalid value "0" for flag -k`},
+		{"context budget", []string{"context", "-budget", "0", "x"}, `invalid value "0" for flag -budget`},
+		{"similar k", []string{"similar", "-k", "5000", "x"}, `invalid value "5000" for flag -k`},
+		{"graph hops", []string{"graph", "neighbors", "x", "-hops", "9"}, `invalid value "9" for flag -hops`},
+		{"graph unknown query", []string{"graph", "friends"}, `unknown query "friends"`},
+		{"graph backlinks without note", []string{"graph", "backlinks"}, "backlinks needs a note"},
+		{"trailing unknown flag", []string{"search", "espresso", "-top", "3"}, "put it after --"},
+		{"version argument", []string{"version", "x"}, "usage: ragctl version"},
 		{"search unknown flag", []string{"search", "--top", "3", "x"}, "flag provided but not defined: -top"},
 		{"reindex two paths", []string{"reindex", "a", "b"}, "usage: ragctl reindex"},
 		{"status unknown flag", []string{"status", "-verbose"}, "flag provided but not defined"},
 		{"status watch and json", []string{"status", "-watch", "-json"}, "usage: ragctl status"},
-		{"runs zero", []string{"runs", "-n", "0"}, "usage: ragctl runs"},
-		{"runs over max", []string{"runs", "-n", "1001"}, "usage: ragctl runs"},
+		{"runs zero", []string{"runs", "-n", "0"}, `invalid value "0" for flag -n`},
+		{"runs over max", []string{"runs", "-n", "1001"}, `invalid value "1001" for flag -n`},
 		{"runs bad n", []string{"runs", "-n", "all"}, `invalid value "all" for flag -n`},
 		{"runs argument", []string{"runs", "notes"}, "usage: ragctl runs"},
 		{"events argument", []string{"events", "notes"}, "usage: ragctl events"},
@@ -59,18 +72,29 @@ func TestRunUsageErrors(t *testing.T) {
 
 func TestRunHelpAndVersion(t *testing.T) {
 	isolate(t)
-	for _, arg := range []string{"help", "-h"} {
-		code, stdout, stderr := runCmd(t, arg)
-		// -h is taken by the global FlagSet (flag.ErrHelp), help by run.
-		if arg == "help" && (code != exitOK || !strings.Contains(stdout, "commands:")) {
-			t.Errorf("help: exit %d, stdout %q", code, stdout)
-		}
-		if arg == "-h" && (code != exitUsage || !strings.Contains(stderr, "commands:")) {
-			t.Errorf("-h: exit %d, stderr %q", code, stderr)
+	// Help asked for is not an error: stdout, exit 0.
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != exitOK || !strings.Contains(stdout, "commands:") || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
 	}
+	for _, args := range [][]string{{"help", "search"}, {"search", "-h"}, {"search", "x", "--help"}} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != exitOK || !strings.HasPrefix(stdout, "usage: ragctl search [-explain] [-json] [-k N]") ||
+			!strings.Contains(stdout, "number of results, N from 1 to 1000 (default 10)") || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	want := fmt.Sprintf("ragctl %s (protocol %d)\n", version.String(), ipc.ProtocolVersion)
+	for _, args := range [][]string{{"--version"}, {"-version"}} {
+		if code, stdout, _ := runCmd(t, args...); code != exitOK || stdout != want {
+			t.Errorf("%q: exit %d, %q", args, code, stdout)
+		}
+	}
+	// version also asks the daemon, which is not running here.
 	code, stdout, _ := runCmd(t, "version")
-	if code != exitOK || stdout != "ragctl (protocol 1)\n" {
+	if code != exitOK || !strings.HasPrefix(stdout, want+"ragd: not reachable on ") {
 		t.Errorf("version: exit %d, %q", code, stdout)
 	}
 }
@@ -141,9 +165,19 @@ func TestRunSearch(t *testing.T) {
 	if code != exitFail || !strings.Contains(stderr, `no vault named "nope"`) {
 		t.Errorf("unknown vault: exit %d, stderr %q", code, stderr)
 	}
-	code, _, stderr = runCmd(t, "-socket", sock, "search", "-k", "5000", "x")
-	if code != exitFail || !strings.Contains(stderr, "k must be between 1 and 1000") {
-		t.Errorf("k over max: exit %d, stderr %q", code, stderr)
+	// Flags after the query are flags, not words of the query.
+	if code, _, stderr := runCmd(t, "-socket", sock, "search", "espresso", "-k", "2", "--json"); code != exitOK {
+		t.Errorf("trailing flags: exit %d, stderr %q", code, stderr)
+	}
+	if got := f.lastSearch(); got.Query != "espresso" || got.K != 2 {
+		t.Errorf("trailing flags: daemon got %+v", got)
+	}
+	// After --, everything is the query.
+	if code, _, stderr := runCmd(t, "-socket", sock, "search", "espresso", "--", "-k", "2"); code != exitOK {
+		t.Errorf("--: exit %d, stderr %q", code, stderr)
+	}
+	if got := f.lastSearch(); got.Query != "espresso -k 2" || got.K != ipc.DefaultK {
+		t.Errorf("--: daemon got %+v", got)
 	}
 }
 
@@ -232,7 +266,7 @@ func TestRunStatus(t *testing.T) {
 	}
 
 	code, stdout, _ = runCmd(t, "-socket", sock, "status")
-	if code != exitOK || !strings.HasPrefix(stdout, "ragd v0.1.0, protocol 1, pid 4242, up ") || !strings.Contains(stdout, "VAULT") {
+	if code != exitOK || !strings.HasPrefix(stdout, fmt.Sprintf("ragd v0.1.0, protocol %d, pid 4242, up ", ipc.ProtocolVersion)) || !strings.Contains(stdout, "VAULT") {
 		t.Errorf("status: exit %d\n%s", code, stdout)
 	}
 }

@@ -15,25 +15,29 @@ import (
 // maxRuns is the most runs the daemon lists at once.
 const maxRuns = 1000
 
-// runRuns lists recent ingestion runs, newest first.
-func runRuns(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("runs")
-	n := fs.Int("n", 20, "number of runs to list, from 1 to 1000")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// runsCmd is ragctl runs.
+type runsCmd struct {
+	n    int
+	json bool
+}
+
+func (c *runsCmd) flags(fs *FlagSet) {
+	fs.intRange(&c.n, "n", 20, 1, maxRuns, "number of runs to list, `N` from 1 to 1000")
+	fs.jsonFlag(&c.json)
+}
+
+// run lists recent ingestion runs, newest first.
+func (c *runsCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		return e.usage("runs", "no arguments expected")
 	}
-	if fs.NArg() > 0 || *n < 1 || *n > maxRuns {
-		fmt.Fprintf(e.stderr, "usage: ragctl runs [-n N] [-json] (N from 1 to %d)\n", maxRuns)
-		return exitUsage
-	}
-	c := e.client()
-	defer c.Close()
-	resp, err := c.Runs(ctx, *n)
+	cl := e.client()
+	defer cl.Close()
+	resp, err := cl.Runs(ctx, c.n)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		if resp.Runs == nil {
 			resp.Runs = []ipc.Run{} // an empty array, not null
 		}

@@ -10,33 +10,35 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-func runSearch(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("search")
-	k := fs.Int("k", ipc.DefaultK, "number of results")
-	vault := fs.String("vault", "", "search only this vault (comma-separated for several)")
-	path := fs.String("path", "", "search only files under this vault-relative path")
-	asJSON := fs.Bool("json", false, "print JSON")
-	mode := fs.String("mode", "", "hybrid (default), lexical or vector")
-	explain := fs.Bool("explain", false, "show each channel's rank and score per result")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	q := strings.TrimSpace(strings.Join(fs.Args(), " "))
+// searchCmd is ragctl search.
+type searchCmd struct {
+	k                 int
+	vault, path, mode string
+	json, explain     bool
+}
+
+func (c *searchCmd) flags(fs *FlagSet) {
+	fs.intRange(&c.k, "k", ipc.DefaultK, 1, ipc.MaxK, "number of results, `N` from 1 to 1000")
+	fs.vault(&c.vault, true, "search only this `VAULT` (comma-separated for several)")
+	fs.StringVar(&c.path, "path", "", "search only files under this vault-relative `PATH`")
+	fs.mode(&c.mode)
+	fs.BoolVar(&c.explain, "explain", false, "show each channel's rank and score per result")
+	fs.jsonFlag(&c.json)
+}
+
+func (c *searchCmd) run(ctx context.Context, e *env, args []string) int {
+	q := strings.TrimSpace(strings.Join(args, " "))
 	if q == "" {
-		fmt.Fprintln(e.stderr, "usage: ragctl search [-k N] [-vault V] [-path P] [-mode M] [-explain] [-json] QUERY")
-		return exitUsage
+		return e.usage("search", "no query given")
 	}
-	req := ipc.SearchRequest{Query: q, K: *k, PathPrefix: *path, Mode: *mode, Explain: *explain}
-	if *vault != "" {
-		req.Vaults = strings.Split(*vault, ",")
-	}
-	c := e.client()
-	defer c.Close()
-	resp, err := c.Search(ctx, req)
+	req := ipc.SearchRequest{Query: q, K: c.k, PathPrefix: c.path, Mode: c.mode, Explain: c.explain, Vaults: vaults(c.vault)}
+	cl := e.client()
+	defer cl.Close()
+	resp, err := cl.Search(ctx, req)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, resp)
 	} else {
 		printResultsColored(e.stdout, resp, e.colors())

@@ -11,28 +11,32 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-// runStatus prints the daemon's status once, as JSON, or live (-watch).
-func runStatus(ctx context.Context, e *env, args []string) int {
-	fs := e.flags("status")
-	asJSON := fs.Bool("json", false, "print JSON")
-	watch := fs.Bool("watch", false, "refresh until interrupted")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+// statusCmd is ragctl status.
+type statusCmd struct{ json, watch bool }
+
+func (c *statusCmd) flags(fs *FlagSet) {
+	fs.BoolVar(&c.watch, "watch", false, "refresh until interrupted")
+	fs.jsonFlag(&c.json)
+}
+
+// run prints the daemon's status once, as JSON, or live (-watch).
+func (c *statusCmd) run(ctx context.Context, e *env, args []string) int {
+	if len(args) > 0 {
+		return e.usage("status", "no arguments expected")
 	}
-	if *watch && *asJSON {
-		fmt.Fprintln(e.stderr, "usage: ragctl status [-watch | -json] (`ragctl events -json` streams changes as JSON)")
-		return exitUsage
+	if c.watch && c.json {
+		return e.usage("status", "-watch and -json do not go together (`ragctl events -json` streams changes as JSON)")
 	}
-	c := e.client()
-	defer c.Close()
-	if *watch {
-		return watchStatus(ctx, e, c)
+	cl := e.client()
+	defer cl.Close()
+	if c.watch {
+		return watchStatus(ctx, e, cl)
 	}
-	st, err := c.Status(ctx)
+	st, err := cl.Status(ctx)
 	if err != nil {
 		return e.fail(err)
 	}
-	if *asJSON {
+	if c.json {
 		writeJSON(e.stdout, st)
 		return exitOK
 	}

@@ -2,6 +2,7 @@ package editortest
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragd/ragd/internal/otheruser"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -29,7 +31,7 @@ func TestEditors(t *testing.T) {
 		t.Fatalf("the daemon does not serve the test vault: %+v, %v", resp, err)
 	}
 	root := repoRoot(t)
-	env := d.env()
+	env := append(d.env(), "RAGD_TEST_UNSAFE_SOCKET="+unsafeSocket(t))
 
 	t.Run("nvim", func(t *testing.T) {
 		t.Parallel()
@@ -43,6 +45,53 @@ func TestEditors(t *testing.T) {
 		t.Parallel()
 		testVSCode(t, filepath.Join(root, "contrib", "vscode"), env)
 	})
+}
+
+// unsafeSocket starts an impostor ragd where another user could have put
+// it: in a directory another user owns (mode 0777), listening as that user,
+// when the test runs as root; otherwise in a directory of ours that others
+// may write. Each suite asks it for a search and must refuse; once all are
+// done, the impostor must have received nothing.
+func unsafeSocket(t *testing.T) string {
+	t.Helper()
+	parent, err := os.MkdirTemp("", "rgu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(parent) })
+	if err := os.Chmod(parent, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, "ragd-squat")
+	sock := filepath.Join(dir, "ragd.sock")
+	var ln net.Listener
+	if err := otheruser.Available(); err == nil {
+		if err := otheruser.Mkdir(dir, otheruser.UID, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if ln, err = otheruser.Listen(otheruser.UID, sock); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		t.Logf("the impostor runs as us in a directory others can write (%v)", err)
+		if err := os.Mkdir(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if ln, err = net.Listen("unix", sock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	im := otheruser.Serve(ln)
+	t.Cleanup(func() {
+		im.Close()
+		if n := im.Received(); n != 0 {
+			t.Errorf("%d requests from the editor clients reached the impostor", n)
+		}
+	})
+	return sock
 }
 
 // testNeovim runs contrib/nvim/tests/run.lua in a headless Neovim with no

@@ -33,6 +33,20 @@
     (setenv "XDG_RUNTIME_DIR" "relative")
     (should (equal (ragd-socket-path) (format "/tmp/ragd-%d/ragd.sock" (user-uid))))))
 
+(ert-deftest ragd-test-refuses-unsafe-socket ()
+  (let* ((dir (make-temp-file "ragd-test" t))
+         (sock (expand-file-name "ragd.sock" dir))
+         (ragd-socket sock))
+    (unwind-protect
+        (progn
+          (set-file-modes dir #o700)
+          (should-not (ragd--check-socket sock))
+          (should (string-match-p "belongs to uid" (ragd--check-socket sock (1+ (user-uid)))))
+          (set-file-modes dir #o777)
+          (let ((err (should-error (ragd-request "GET" "/v1/status") :type 'ragd-error)))
+            (should (string-match-p "writable by others" (cadr err)))))
+      (delete-directory dir t))))
+
 (ert-deftest ragd-test-parse-response ()
   (let ((ok "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{\"a\":\"b\"}\n"))
     (should (equal (nth 2 (ragd--parse-response ok nil)) "{\"a\":\"b\"}\n"))
@@ -107,6 +121,17 @@ returns one.  The candidates are stored in `ragd-test--offered'."
                   (setq ragd-test--offered cands)
                   (funcall ,choose cands)))))
      ,@body))
+
+(ert-deftest ragd-test-never-sends-to-unsafe-socket ()
+  "RAGD_TEST_UNSAFE_SOCKET is an impostor where another user could have put it.
+The Go side counts what reaches it."
+  (ragd-test--with-daemon
+    (let ((unsafe (getenv "RAGD_TEST_UNSAFE_SOCKET")))
+      (should unsafe)
+      (let* ((ragd-socket unsafe)
+             (err (should-error (ragd-request "POST" "/v1/search" '((query . "secret project plans")))
+                                :type 'ragd-error)))
+        (should (string-match-p "refusing socket" (cadr err)))))))
 
 (ert-deftest ragd-test-status ()
   :tags '(daemon)

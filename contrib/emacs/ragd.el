@@ -87,6 +87,36 @@ When nil, use $RAGD_SOCKET, then $XDG_RUNTIME_DIR/ragd/ragd.sock, then
       (concat (file-name-as-directory xdg) "ragd/ragd.sock"))
      (t (format "/tmp/ragd-%d/ragd.sock" (user-uid))))))
 
+(defun ragd--check-socket (socket &optional uid)
+  "Return why SOCKET is unsafe to talk to, or nil when it is safe.
+A socket another user could control is refused, as ragctl does: its
+directory must belong to UID (default: the user) and be writable by
+nobody else, and the socket itself must be UID's.  A missing socket is
+not refused here (connecting then says ragd is not running).  Emacs
+cannot read the listener's peer credentials; the directory check is
+what keeps others from replacing the socket."
+  (let* ((uid (or uid (user-uid)))
+         (dir (directory-file-name (file-name-directory (expand-file-name socket))))
+         (refuse (lambda (path why)
+                   (format "refusing socket %s: %s; another user could impersonate ragd there"
+                           path why)))
+         (dattrs (file-attributes (file-truename dir) 'integer))
+         (sattrs (file-attributes (file-truename socket) 'integer)))
+    (cond
+     ((and dattrs (not (eq (file-attribute-type dattrs) t)))
+      (funcall refuse dir "the socket's directory is not a directory"))
+     ((and dattrs (/= (file-attribute-user-id dattrs) uid))
+      (funcall refuse dir (format "the socket's directory belongs to uid %d, not to you (uid %d)"
+                                  (file-attribute-user-id dattrs) uid)))
+     ((and dattrs (let ((modes (file-attribute-modes dattrs)))
+                    (or (eq (aref modes 5) ?w) (eq (aref modes 8) ?w))))
+      (funcall refuse dir "the socket's directory is writable by others"))
+     ((and sattrs (not (eq (aref (file-attribute-modes sattrs) 0) ?s)))
+      (funcall refuse socket "it is not a socket"))
+     ((and sattrs (/= (file-attribute-user-id sattrs) uid))
+      (funcall refuse socket (format "it belongs to uid %d, not to you (uid %d)"
+                                     (file-attribute-user-id sattrs) uid))))))
+
 (defun ragd--encode-json (object)
   "Return OBJECT, an alist, as a UTF-8 encoded JSON string.
 Entries whose value is nil are left out."
@@ -178,9 +208,12 @@ incomplete answer signals `ragd-error'."
 The answer is decoded into alists.  An error answer signals `ragd-error'
 with the daemon's message and the HTTP status as data."
   (let* ((socket (ragd-socket-path))
-         (buf (generate-new-buffer " *ragd-http*" t))
+         (unsafe (ragd--check-socket socket))
+         (buf (and (not unsafe) (generate-new-buffer " *ragd-http*" t)))
          (payload (and body (ragd--encode-json body)))
          (proc nil))
+    (when unsafe
+      (signal 'ragd-error (list unsafe)))
     (unwind-protect
         (progn
           (with-current-buffer buf (set-buffer-multibyte nil))

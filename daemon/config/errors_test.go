@@ -194,6 +194,8 @@ func TestParseErrors(t *testing.T) {
 			[]want{{2, "daemon.socket", "is 111 bytes; unix sockets allow at most 104"}}},
 		{"data_dir is a file", "[daemon]\ndata_dir = 'file.txt'\n",
 			[]want{{2, "daemon.data_dir", "is not a directory"}}},
+		{"unknown channel weight", "[search]\nweights = { fulltext = 1 }\n",
+			[]want{{2, "search.weights.fulltext", "unknown channel \"fulltext\": want lexical, vector, graph"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -297,5 +299,17 @@ func TestSuggest(t *testing.T) {
 		if got := suggest(tt.in, indexKeys); got != tt.want {
 			t.Errorf("suggest(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// The lexical channel's weight may be written under its old name, bm25.
+func TestSearchWeightsOldChannelName(t *testing.T) {
+	dir := fixture(t)
+	cfg, err := Parse("ragd.toml", []byte("[search]\nweights = { bm25 = 1, vector = 0.2 }\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := cfg.Search.Weights; len(w) != 2 || w["lexical"] != 1 || w["vector"] != 0.2 {
+		t.Errorf("weights = %v", w)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 // Plugin is one [[plugin]] entry: a backend run as a subprocess.
@@ -257,19 +259,20 @@ func (v *validator) search(t map[string]any, s *Search) {
 	if w, ok := t["weights"]; ok {
 		m, isMap := w.(map[string]any)
 		if !isMap {
-			v.add(v.pos.line("search.weights", p), "search.weights", "expected a table like { bm25 = 1.0, vector = 0.3 }, got %s", describe(w))
+			v.add(v.pos.line("search.weights", p), "search.weights", "expected a table like { lexical = 1.0, vector = 0.3 }, got %s", describe(w))
 		}
 		for k := range m {
 			wk := "search.weights." + fmtSeg(k)
-			if k != "bm25" && k != "vector" && k != "graph" {
-				v.add(v.pos.line(wk, "search.weights", p), wk, "unknown channel %s: want bm25, vector or graph", quote(k))
+			ch, known := ipc.CanonicalChannel(k) // "bm25", the old name, is "lexical"
+			if !known {
+				v.add(v.pos.line(wk, "search.weights", p), wk, "unknown channel %s: want %s", quote(k), strings.Join(ipc.Channels, ", "))
 				continue
 			}
-			if f, line, ok := v.float(m, "search.weights", k); ok && v.inRange(line, wk, f, 0, false, 100) {
+			if f, line, ok := v.float(m, "search.weights", k); ok && v.inRange(line, wk, f, 0, false, ipc.MaxWeight) {
 				if s.Weights == nil {
 					s.Weights = map[string]float64{}
 				}
-				s.Weights[k] = f
+				s.Weights[ch] = f
 			}
 		}
 	}

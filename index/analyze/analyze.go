@@ -1,173 +1,206 @@
 // Package analyze turns text into the terms that the BM25 index stores and
-// queries look up: Unicode-aware tokenization, lower-casing, English stop-word
-// removal and Snowball (Porter2) stemming, memoised.
+// queries look up.
 //
-// Documents and queries must go through the same Analyzer so that their terms
-// agree; the index records Version so that a change of analysis forces a
-// rebuild instead of silently mixing two vocabularies.
+// Text is cut into tokens: runs of letters, digits and combining marks, and
+// runs of CJK characters (Han, Hiragana, Katakana, Hangul), which yield
+// overlapping bigrams. A word token is normalised (NFKC, lower-cased, Latin
+// and Greek diacritics folded, so "Café", "CAFÉ" and "cafe" agree), stop
+// words of the text's language are dropped and the rest are stemmed with
+// that language's Snowball stemmer. Results are memoised per language, so a
+// known ASCII word costs no allocation.
+//
+// Every term carries its position (stop words and dropped tokens leave a
+// gap, so a phrase analysed the same way lines up) and the byte range of its
+// source text, for snippets and highlighting.
+//
+// Documents and queries must go through the same analysis so that their
+// terms agree; the index records Version so that a change of analysis forces
+// a rebuild instead of silently mixing two vocabularies.
 package analyze
 
 import (
 	"sync"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/kljensen/snowball/english"
 )
 
 // Version identifies the analysis rules. Bump it whenever a change to this
 // package would produce different terms for the same text.
-const Version = 1
+//
+// Version 2 added NFKC normalisation, diacritic folding, CJK bigrams and
+// per-language stop words and stemming.
+const Version = 2
 
 // maxTokenBytes drops tokens longer than this (base64 blobs, hashes, URLs
 // glued together); they never make useful search terms.
 const maxTokenBytes = 64
 
-// maxCached bounds the stem memo so an adversarial vault cannot grow it
-// without limit; past it, stems are computed but not remembered.
+// maxCached bounds each memo so an adversarial vault cannot grow it without
+// limit; past it, terms are computed but not remembered.
 const maxCached = 1 << 20
+
+// Token is one term of analysed text.
+type Token struct {
+	// Term is the index term: normalised, folded and stemmed.
+	Term string
+	// Pos is the token's position: the index of its source token in the
+	// text, counting stop words and dropped tokens, so that the positions
+	// of a phrase differ by one between adjacent terms wherever the phrase
+	// occurs. Each CJK bigram is one position.
+	Pos int
+	// Start and End are the byte range [Start, End) in the analysed text of
+	// the source token (for a bigram, of its two characters).
+	Start, End int
+}
 
 // Analyzer produces index terms from text. It is safe for concurrent use;
 // the zero value is not usable, call New.
 type Analyzer struct {
-	mu    sync.RWMutex
-	stems map[string]string
+	words [numLangs]memo // raw token (ASCII lower-cased) → term, "" if dropped
+	grams memo           // normalised CJK gram → the same string, interned
 }
 
-// New returns an Analyzer with an empty stem memo.
+// memo is a bounded, concurrency-safe map.
+type memo struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+func (m *memo) get(key []byte) (string, bool) {
+	m.mu.RLock()
+	s, ok := m.m[string(key)]
+	m.mu.RUnlock()
+	return s, ok
+}
+
+func (m *memo) put(key, val string) {
+	m.mu.Lock()
+	if len(m.m) < maxCached {
+		m.m[key] = val
+	}
+	m.mu.Unlock()
+}
+
+// New returns an Analyzer with empty memos.
 func New() *Analyzer {
-	return &Analyzer{stems: make(map[string]string, 1<<14)}
+	a := &Analyzer{}
+	for l := range a.words {
+		n := 64
+		if Lang(l) == English {
+			n = 1 << 14
+		}
+		a.words[l].m = make(map[string]string, n)
+	}
+	a.grams.m = make(map[string]string, 64)
+	return a
 }
 
-// Terms calls fn for every term of text, in order, duplicates included.
-// Known words cost no allocation: their stems come from the memo.
-func (a *Analyzer) Terms(text string, fn func(term string)) {
-	tokenBytes(text, func(tok []byte) {
-		a.mu.RLock()
-		s, ok := a.stems[string(tok)]
-		a.mu.RUnlock()
+// Analyze calls fn for every term of text analysed as language lang, in
+// order, duplicates included. Known words cost no allocation.
+func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
+	if lang >= numLangs {
+		lang = English
+	}
+	sc := newScanner(text)
+	for pos := 0; ; pos++ {
+		k, tok, start, end, ok := sc.next()
 		if !ok {
-			s = a.learn(string(tok))
+			return
 		}
-		if s != "" {
-			fn(s)
+		var term string
+		switch k {
+		case pieceWord:
+			term = a.word(lang, tok)
+		case pieceGram:
+			term = a.gram(tok)
 		}
-	})
+		if term != "" {
+			fn(Token{Term: term, Pos: pos, Start: start, End: end})
+		}
+	}
 }
 
-// learn analyses a token not yet in the memo and remembers the result. It
-// returns "" for a stop word.
-func (a *Analyzer) learn(tok string) string {
-	s := tok
-	if IsStopWord(tok) {
-		s = ""
-	} else if len(tok) > 2 && stemmable(tok) {
-		s = english.Stem(tok, false)
-	}
-	a.mu.Lock()
-	if len(a.stems) < maxCached {
-		a.stems[tok] = s
-	}
-	a.mu.Unlock()
-	return s
+// Terms calls fn for every term of text analysed as English, in order,
+// duplicates included.
+func (a *Analyzer) Terms(text string, fn func(term string)) {
+	a.Analyze(text, English, func(t Token) { fn(t.Term) })
 }
 
-// AppendTerms appends the terms of text to dst and returns it.
+// AppendTerms appends the English terms of text to dst and returns it.
 func (a *Analyzer) AppendTerms(dst []string, text string) []string {
-	a.Terms(text, func(t string) { dst = append(dst, t) })
+	a.Analyze(text, English, func(t Token) { dst = append(dst, t.Term) })
 	return dst
 }
 
-func stemmable(tok string) bool {
-	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if c < 'a' || c > 'z' {
-			if c != '\'' {
-				return false
-			}
+// word returns the term of a word token in language l ("" for a stop word).
+func (a *Analyzer) word(l Lang, tok []byte) string {
+	m := &a.words[l]
+	if s, ok := m.get(tok); ok {
+		return s
+	}
+	key := string(tok)
+	s := analyzeWord(l, key)
+	m.put(key, s)
+	return s
+}
+
+// gram interns a normalised CJK gram.
+func (a *Analyzer) gram(g []byte) string {
+	if s, ok := a.grams.get(g); ok {
+		return s
+	}
+	s := string(g)
+	a.grams.put(s, s)
+	return s
+}
+
+// analyzeWord computes the term of a raw word token: normalised, checked
+// against the stop words, stemmed and folded. English folds before it
+// stems (its stemmer knows only a-z); the other languages' stemmers expect
+// their accents, so they stem first and fold the stem.
+func analyzeWord(l Lang, raw string) string {
+	t := raw
+	if !isASCII(t) {
+		if t = normalizeWord(t); t == "" {
+			return ""
+		}
+	}
+	switch l {
+	case None:
+		return fold(t)
+	case English:
+		f := fold(t)
+		if l.IsStopWord(f) {
+			return ""
+		}
+		if len(f) > 2 && stemmableASCII(f) {
+			return l.stem(f)
+		}
+		return f
+	}
+	t = foldYo(t)
+	if l.IsStopWord(t) {
+		return ""
+	}
+	if l.stemmable(t) {
+		t = l.stem(t)
+	}
+	return fold(t)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
 		}
 	}
 	return true
 }
 
-// IsStopWord reports whether the lower-case token is an English stop word
-// (the Snowball list).
-func IsStopWord(tok string) bool { return english.IsStopWord(tok) }
-
-// Tokens calls fn with every lower-cased token of text. A token is a maximal
-// run of letters, digits and combining marks; ideographic scripts (Han,
-// Hiragana, Katakana, Hangul syllables are not split by spaces) yield one token per rune so
-// that CJK text is still searchable by character. Apostrophes inside words
-// are dropped ("don't" → "dont") so possessives and contractions stay whole.
-func Tokens(text string, fn func(tok string)) {
-	tokenBytes(text, func(b []byte) { fn(string(b)) })
-}
-
-// tokenBytes is Tokens without allocation: tok is valid only during fn.
-func tokenBytes(text string, fn func(tok []byte)) {
-	var buf [maxTokenBytes * 2]byte
-	tok := buf[:0]
-	long := false
-	flush := func() {
-		if len(tok) > 0 && !long {
-			fn(tok)
-		}
-		tok = tok[:0]
-		long = false
-	}
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-				tok = appendByte(tok, c, &long)
-			case 'A' <= c && c <= 'Z':
-				tok = appendByte(tok, c+('a'-'A'), &long)
-			case c == '\'' && len(tok) > 0 && i < len(text) && isWordByte(text[i]):
-				// inner apostrophe: skip it, keep the word together
-			default:
-				flush()
-			}
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		switch {
-		case r == '’' && len(tok) > 0 && i < len(text) && isWordByte(text[i]):
-		case isIdeograph(r):
-			flush()
-			var rb [utf8.UTFMax]byte
-			n := utf8.EncodeRune(rb[:], r)
-			fn(rb[:n])
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-			r = unicode.ToLower(r)
-			if len(tok)+utf8.RuneLen(r) > maxTokenBytes {
-				long = true
-			}
-			if !long {
-				tok = utf8.AppendRune(tok, r)
-			}
-		default:
-			flush()
+func stemmableASCII(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if (c < 'a' || c > 'z') && c != '\'' {
+			return false
 		}
 	}
-	flush()
-}
-
-func appendByte(tok []byte, c byte, long *bool) []byte {
-	if len(tok) >= maxTokenBytes {
-		*long = true
-		return tok
-	}
-	return append(tok, c)
-}
-
-func isWordByte(c byte) bool {
-	return c >= utf8.RuneSelf || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-func isIdeograph(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+	return true
 }

@@ -2,7 +2,9 @@
 // (docs/protocol.md). It depends on Node only, not on VS Code, so it can be
 // tested with `node --test`.
 
+import * as fs from 'fs';
 import * as http from 'http';
+import * as path from 'path';
 
 export const PROTOCOL_VERSION = 1;
 export const PROTOCOL_HEADER = 'Ragd-Protocol-Version';
@@ -177,6 +179,55 @@ export function defaultSocket(env: NodeJS.ProcessEnv = process.env, uid?: number
   return `/tmp/ragd-${uid}/ragd.sock`;
 }
 
+/**
+ * Why the socket is unsafe to talk to, or undefined when it is safe: a
+ * socket another user could control is refused, as ragctl does. Its
+ * directory must belong to uid (default: the user) and be writable by nobody
+ * else, and the socket itself must be uid's. A missing socket is not refused
+ * here (connecting then says ragd is not running). Node cannot read the
+ * listener's peer credentials; the directory check is what keeps others from
+ * replacing the socket.
+ */
+export function checkSocket(socketPath: string, uid?: number): string | undefined {
+  if (uid === undefined) {
+    if (!process.getuid) {
+      return undefined; // no uids on this platform
+    }
+    uid = process.getuid();
+  }
+  const refuse = (p: string, why: string) => `refusing socket ${p}: ${why}; another user could impersonate ragd there`;
+  const stat = (p: string) => {
+    try {
+      return fs.statSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const dir = path.dirname(path.resolve(socketPath));
+  const d = stat(dir);
+  if (d) {
+    if (!d.isDirectory()) {
+      return refuse(dir, "the socket's directory is not a directory");
+    }
+    if (d.uid !== uid) {
+      return refuse(dir, `the socket's directory belongs to uid ${d.uid}, not to you (uid ${uid})`);
+    }
+    if ((d.mode & 0o022) !== 0) {
+      return refuse(dir, "the socket's directory is writable by others");
+    }
+  }
+  const s = stat(socketPath);
+  if (s) {
+    if (!s.isSocket()) {
+      return refuse(socketPath, 'it is not a socket');
+    }
+    if (s.uid !== uid) {
+      return refuse(socketPath, `it belongs to uid ${s.uid}, not to you (uid ${uid})`);
+    }
+  }
+  return undefined;
+}
+
 export interface ClientOptions {
   /** The socket path; defaultSocket() when empty. */
   socketPath?: string;
@@ -227,6 +278,10 @@ export class RagdClient {
 
   /** Sends one request; the answer's JSON, or a RagdError. */
   request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const unsafe = checkSocket(this.socketPath);
+    if (unsafe) {
+      return Promise.reject(new RagdError(unsafe, undefined, 'EUNSAFE'));
+    }
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
     const headers: http.OutgoingHttpHeaders = {
       Host: 'ragd',
@@ -305,6 +360,15 @@ export class RagdClient {
         handlers.onEnd?.(closed ? undefined : err);
       }
     };
+    const unsafe = checkSocket(this.socketPath);
+    if (unsafe) {
+      setImmediate(() => end(new RagdError(unsafe, undefined, 'EUNSAFE')));
+      return {
+        close() {
+          closed = true;
+        },
+      };
+    }
     const req = http.request(
       {
         socketPath: this.socketPath,

@@ -25,10 +25,63 @@ function M.default_socket(getenv, uid)
   if xdg and xdg:sub(1, 1) == '/' then
     return xdg .. '/ragd/ragd.sock'
   end
-  if uid == nil then
-    uid = uv.getuid and uv.getuid() or tonumber(vim.fn.system({ 'id', '-u' }))
+  return '/tmp/ragd-' .. tostring(uid or M.uid()) .. '/ragd.sock'
+end
+
+local my_uid
+-- uid returns the user's uid.
+function M.uid()
+  if my_uid == nil then
+    my_uid = uv.getuid and uv.getuid() or tonumber(vim.fn.system({ 'id', '-u' }))
   end
-  return '/tmp/ragd-' .. tostring(uid) .. '/ragd.sock'
+  return my_uid
+end
+
+-- writable_by_others reports whether a file mode has the group or other
+-- write bit (0o022).
+local function writable_by_others(mode)
+  return math.floor(mode / 16) % 2 == 1 or math.floor(mode / 2) % 2 == 1
+end
+
+-- check_socket refuses a socket another user could control, as ragctl does:
+-- its directory must belong to the user and be writable by nobody else, and
+-- the socket itself must be the user's. It returns nil when the socket is
+-- safe (or missing: connecting then says ragd is not running), else the
+-- reason. (Lua cannot read the listener's peer credentials; the directory
+-- check is what keeps others from replacing the socket.)
+function M.check_socket(socket, uid)
+  uid = uid or M.uid()
+  local function refuse(path, why)
+    return 'refusing socket ' .. path .. ': ' .. why .. '; another user could impersonate ragd there'
+  end
+  local dir = socket:match('^(.*)/[^/]*$')
+  if dir == nil then
+    dir = '.'
+  elseif dir == '' then
+    dir = '/'
+  end
+  local st = uv.fs_stat(dir)
+  if st then
+    if st.type ~= 'directory' then
+      return refuse(dir, "the socket's directory is not a directory")
+    end
+    if st.uid ~= uid then
+      return refuse(dir, "the socket's directory belongs to uid " .. st.uid .. ', not to you (uid ' .. uid .. ')')
+    end
+    if writable_by_others(st.mode) then
+      return refuse(dir, "the socket's directory is writable by others")
+    end
+  end
+  st = uv.fs_stat(socket)
+  if st then
+    if st.type ~= 'socket' then
+      return refuse(socket, 'it is not a socket')
+    end
+    if st.uid ~= uid then
+      return refuse(socket, 'it belongs to uid ' .. st.uid .. ', not to you (uid ' .. uid .. ')')
+    end
+  end
+  return nil
 end
 
 -- build_request returns the bytes of one HTTP request.
@@ -160,6 +213,13 @@ end
 -- raw sends one request and calls cb(err, response) on the main loop with
 -- the parsed, undecoded response.
 function M.raw(socket, method, path, body, timeout_ms, cb)
+  local unsafe = M.check_socket(socket)
+  if unsafe then
+    vim.schedule(function()
+      cb(unsafe)
+    end)
+    return
+  end
   local pipe = uv.new_pipe(false)
   local timer = uv.new_timer()
   local done = false

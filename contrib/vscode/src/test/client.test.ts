@@ -12,7 +12,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { after, before, describe, it } from 'node:test';
-import { defaultSocket, Event, RagdClient, RagdError } from '../client';
+import { checkSocket, defaultSocket, Event, RagdClient, RagdError } from '../client';
 
 function tmpSocket(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rgv'));
@@ -167,6 +167,30 @@ describe('client without a daemon', () => {
   });
 });
 
+describe('unsafe sockets', () => {
+  it('refuses a socket in a directory others can write', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rgv'));
+    try {
+      const sock = path.join(dir, 'ragd.sock');
+      assert.equal(checkSocket(sock), undefined);
+      assert.match(checkSocket(sock, (process.getuid?.() ?? 0) + 1) ?? '', /belongs to uid/);
+      fs.chmodSync(dir, 0o777);
+      await assert.rejects(new RagdClient({ socketPath: sock }).status(), (err: unknown) => {
+        assert.ok(err instanceof RagdError);
+        assert.match(err.message, /writable by others/);
+        assert.equal(err.code, 'EUNSAFE');
+        return true;
+      });
+      const ended = await new Promise<Error | undefined>((resolve) => {
+        new RagdClient({ socketPath: sock }).events({ onEvent: () => undefined, onEnd: resolve });
+      });
+      assert.match(ended?.message ?? '', /writable by others/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 const socket = process.env.RAGD_SOCKET;
 const vault = process.env.RAGD_TEST_VAULT;
 const daemon = socket && vault ? {} : { skip: 'needs RAGD_SOCKET and RAGD_TEST_VAULT (go test ./contrib/editortest)' };
@@ -174,6 +198,12 @@ const daemon = socket && vault ? {} : { skip: 'needs RAGD_SOCKET and RAGD_TEST_V
 describe('client against ragd', daemon, () => {
   const c = new RagdClient({ socketPath: socket, timeoutMs: 20000 });
   const real = (p: string) => fs.realpathSync(p);
+
+  it('never sends a query to an unsafe socket (RAGD_TEST_UNSAFE_SOCKET; the Go side counts what reaches it)', async () => {
+    const unsafe = process.env.RAGD_TEST_UNSAFE_SOCKET;
+    assert.ok(unsafe, 'RAGD_TEST_UNSAFE_SOCKET is set');
+    await assert.rejects(new RagdClient({ socketPath: unsafe }).search({ query: 'secret project plans' }), /refusing socket/);
+  });
 
   it('status', async () => {
     const st = await c.status();
