@@ -17,6 +17,7 @@ import (
 	"github.com/ragd/ragd/daemon/config"
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/internal/version"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query"
@@ -31,6 +32,7 @@ type Daemon struct {
 	cfg     *config.Config
 	log     *slog.Logger
 	store   *index.Store
+	ingest  *ingest.Ingester
 	engine  *query.Engine
 	started time.Time
 
@@ -96,6 +98,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}()
 	d.store = store
+	d.ingest = ingest.New(store, ingest.Options{Logger: d.log})
 	d.started = time.Now()
 	mgr, err := d.startPlugins(ctx)
 	if err != nil {

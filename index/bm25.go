@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math"
 	"sync"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 // BM25 holds the BM25 parameters: k1 and b, and the weights of the title
@@ -60,7 +62,7 @@ type memIndex struct {
 	docs   map[DocID]*memDoc
 	totLen float64 // sum of weighted chunk lengths
 	live   int
-	graph  graphMem
+	graph  *graph.Graph
 	failed map[DocID]string // failed documents → vault
 	gen    uint64           // bumped by every applied change
 	// byHash maps a chunk content hash to the live slots holding that
@@ -71,7 +73,7 @@ type memIndex struct {
 }
 
 func newMemIndex(p BM25) *memIndex {
-	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: newGraphMem(), failed: make(map[DocID]string),
+	return &memIndex{params: p, terms: make(map[string]*plist), docs: make(map[DocID]*memDoc), graph: graph.New(), failed: make(map[DocID]string),
 		byHash: make(map[uint64][]uint32)}
 }
 

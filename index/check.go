@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 // Check verifies the store's invariants: every searchable document has its
@@ -79,7 +81,14 @@ func (s *Store) Check() error {
 		}
 		if err := iterate(txn, nsPrefix(nsGraph), true, func(k, v []byte) error {
 			if d := docs[idFromKey(k)]; d != nil {
-				return checkGraphRecord(d, v)
+				var g graph.Record
+				if err := decodeGraph(v, &g); err != nil {
+					return fmt.Errorf("%s/%s: graph record: %w", d.Vault, d.Path, err)
+				}
+				if err := g.Check(d.Chunks); err != nil {
+					return fmt.Errorf("%s/%s: %w", d.Vault, d.Path, err)
+				}
+				return nil
 			}
 			return nil // an orphan, reported below
 		}); err != nil {
@@ -166,7 +175,7 @@ func (s *Store) Dump(w io.Writer) error {
 				d.Meta, d.Headings = f.chunks, f.headings
 			}
 			if it, err := txn.Get(docChildPrefix(nsGraph, id)); err == nil {
-				var g graphRecord
+				var g graph.Record
 				if err := it.Value(func(v []byte) error { return decodeGraph(v, &g) }); err != nil {
 					return fmt.Errorf("graph of %s: %w", id, err)
 				}

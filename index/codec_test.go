@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 func sampleChunk() Chunk {
@@ -12,20 +14,20 @@ func sampleChunk() Chunk {
 		Tokens: 180, Hash: "00ff3a9c0d1e2f30405060708090a0b0", Text: "Some \"text\"\nwith\x00 bytes", Page: 2}
 }
 
-func sampleGraph() graphRecord {
-	return graphRecord{
+func sampleGraph() graph.Record {
+	return graph.Record{
 		Names: []string{"notes/a", "a"},
 		Stems: []string{"a note"},
-		Relations: []Relation{
-			{Type: RelLinksTo, Target: "b", Raw: "B", Heading: "H", Block: "x1", Alias: "the b", Chunk: -1, Line: 0,
+		Relations: []graph.Relation{
+			{Type: graph.RelLinksTo, Target: "b", Raw: "B", Heading: "H", Block: "x1", Alias: "the b", Chunk: -1, Line: 0,
 				Start: 10, End: 16, Confidence: 1, Provenance: "wikilink"},
-			{Type: RelTagged, Target: "#t/x", Raw: "t/x", Chunk: 0, Line: 3, Start: 40, End: 44, Confidence: 1,
+			{Type: graph.RelTagged, Target: "#t/x", Raw: "t/x", Chunk: 0, Line: 3, Start: 40, End: 44, Confidence: 1,
 				Provenance: "tag", Stem: "t x"},
-			{Type: RelMentions, Target: "@ada", Raw: "Ada", Field: "PERSON", Chunk: 2, Line: 9, Confidence: 0.75,
-				Provenance: ProvenanceModel, Stem: "ada"},
+			{Type: graph.RelMentions, Target: "@ada", Raw: "Ada", Field: "PERSON", Chunk: 2, Line: 9, Confidence: 0.75,
+				Provenance: graph.ProvenanceModel, Stem: "ada"},
 			{Type: "custom", Target: "c", Raw: "c", Confidence: math.Inf(1), Provenance: "elsewhere"},
 		},
-		Facts: []Fact{{Subject: "@ada", Predicate: "wrote", Object: "@notes", Chunk: 2, Line: 9, Confidence: 0.5}},
+		Facts: []graph.Fact{{Subject: "@ada", Predicate: "wrote", Object: "@notes", Chunk: 2, Line: 9, Confidence: 0.5}},
 	}
 }
 
@@ -43,8 +45,8 @@ func TestRecordCodecsRoundTrip(t *testing.T) {
 			t.Errorf("parent %+v\ndecoded %+v, %v", p, got, err)
 		}
 	}
-	for _, g := range []graphRecord{sampleGraph(), {}} {
-		var got graphRecord
+	for _, g := range []graph.Record{sampleGraph(), {}} {
+		var got graph.Record
 		if err := decodeGraph(encodeGraph(&g), &got); err != nil || !reflect.DeepEqual(got, g) {
 			t.Errorf("graph %+v\ndecoded %+v, %v", g, got, err)
 		}
@@ -74,7 +76,7 @@ func TestRecordDecodersRejectCorruptValues(t *testing.T) {
 	}{
 		"chunk":   {encodeChunk(&c), func(v []byte) error { var c Chunk; return decodeChunk(v, &c) }, true},
 		"parent":  {encodeParent(&Parent{Heading: []string{"x"}, End: 3}), func(v []byte) error { var p Parent; return decodeParent(v, &p) }, false},
-		"graph":   {encodeGraph(&g), func(v []byte) error { var g graphRecord; return decodeGraph(v, &g) }, false},
+		"graph":   {encodeGraph(&g), func(v []byte) error { var g graph.Record; return decodeGraph(v, &g) }, false},
 		"forward": {encodeForward(&f), func(v []byte) error { _, err := decodeForward(v); return err }, false},
 	}
 	for name, d := range decoders {
@@ -103,7 +105,7 @@ func FuzzDecodeRecords(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v []byte) {
 		var c Chunk
 		var p Parent
-		var g graphRecord
+		var g graph.Record
 		decodeChunk(v, &c)
 		decodeParent(v, &p)
 		decodeGraph(v, &g)

@@ -16,7 +16,7 @@ import (
 //	c/<doc:8><ord:4>             → Chunk (binary, codec_chunk.go), child chunks
 //	a/<doc:8><ord:4>             → Parent (binary, codec_chunk.go), parent sections
 //	g/<doc:8>                    → the doc's graph record (binary, codec_graph.go):
-//	                               the names it answers to and its relations (graph.go)
+//	                               the names it answers to and its relations (index/graph)
 //	f/<doc:8>                    → the doc's postings block: for each distinct
 //	                               term, per chunk (ord, title tf, heading tf,
 //	                               body tf); then per-chunk field lengths
@@ -27,9 +27,9 @@ import (
 // Badger's skiplist the bottleneck of indexing) and its replacement atomic.
 // The inverted, term-major lists are built in memory at open (bm25.go).
 //
-// Elsewhere: m/vectors and v/<space:8><hash:8> (vectors.go), x/ (the
-// extraction cache, extract_cache.go), u/ (ingestion runs, runs.go), y/
-// (the enrichment cache, enrich_cache.go).
+// Elsewhere: m/vectors and v/<space:8><hash:8> (vectors.go), x/ and y/
+// (the extraction and enrichment caches, cache.go), u/ (ingestion runs,
+// runs.go).
 const (
 	nsMeta    = 'm'
 	nsPath    = 'p'

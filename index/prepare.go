@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/graph"
 )
 
 // Prepared is a document analysed and ready to be written: everything the
@@ -20,7 +21,7 @@ type Prepared struct {
 	Parents []Parent
 
 	fwd   forward
-	graph graphRecord
+	graph graph.Record
 	enc   encoded // the values to store, encoded off the write path
 }
 
@@ -132,7 +133,7 @@ func Prepare(an *analyze.Analyzer, doc Document, cd *chunk.Document, fallback st
 		})
 	}
 	p.fwd.terms, p.fwd.postings = b.finish()
-	p.graph = buildGraph(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd, p.Chunks)
+	p.graph = graph.Build(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd)
 	return p
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/graph"
 )
 
 // schemaVersion is bumped whenever the key layout or a record encoding
@@ -49,18 +50,31 @@ type Options struct {
 	Dir    string // Badger directory
 	BM25   BM25
 	Logger *slog.Logger
-	// NoGraph skips building the entity graph (links, tags) of documents.
-	NoGraph bool
 }
 
-// Store is the Badger-backed index with its in-memory BM25 postings.
+// Store is the Badger-backed index with its in-memory BM25 postings, entity
+// graph and vector indexes.
+//
+// Locks, in the order they are taken (a lock is never taken while a later
+// one is held):
+//
+//  1. wmu (Store) — one document writer at a time (Apply, DropVault, Check,
+//     Close); guards stats. Held across the Badger commit of a batch.
+//  2. vecs.mu (vectorState, RW) — the vector spaces; writers are
+//     UseEmbedder, PutVectors, CollectVectors and SaveVectorSnapshots.
+//     wmu and vecs.mu are never held together.
+//  3. mem.mu (memIndex, RW) — the postings, chunk slots, document
+//     summaries, failed documents, content-hash map and the entity graph
+//     (index/graph). Always innermost: taken alone by queries, after wmu by
+//     Apply (once its transaction committed), after vecs.mu by the vector
+//     side, and (but for the load at open) never held while Badger or a
+//     file is read or written.
 type Store struct {
 	dir      string
 	db       *badger.DB
 	log      *slog.Logger
 	mem      *memIndex
 	an       *analyze.Analyzer
-	noGraph  bool
 	wmu      sync.Mutex    // one writer at a time; guards stats
 	stopGC   chan struct{} // closed by Close: ends collectGarbage
 	stopOnce sync.Once
@@ -111,7 +125,7 @@ func Open(opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
 	}
-	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New(), noGraph: opts.NoGraph}
+	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New()}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err
@@ -251,11 +265,11 @@ func (s *Store) load() error {
 			if !ok {
 				return nil
 			}
-			var g graphRecord
+			var g graph.Record
 			if err := decodeGraph(v, &g); err != nil {
 				return fmt.Errorf("index: graph of %s: %w", id, err)
 			}
-			m.graph.add(id, d.vault, d.path, d.title, &g)
+			m.graph.Add(graph.DocID(id), d.vault, d.path, d.title, d.doc.Chunks, &g)
 			return nil
 		}); err != nil {
 			return err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 // Op is one change to the index: Put stores a prepared document (replacing
@@ -16,6 +18,21 @@ type Op struct {
 	Vault string
 	Path  string
 }
+
+// Encode encodes p's records into the bytes Apply will store, so that the
+// work is done off the write path (by ingestion's workers), and releases
+// the chunk texts the encoded records now hold. A document that cannot be
+// encoded becomes the record of a failed file.
+func (p *Prepared) Encode() {
+	if err := p.encode(); err != nil {
+		p.markFailed("cannot encode: " + err.Error())
+	}
+	p.dropText()
+}
+
+// Graph is the note's part of the entity graph, for ingestion to add a
+// model's entities to before the document is written.
+func (p *Prepared) Graph() *graph.Record { return &p.graph }
 
 // entry is one staged key write; del means delete.
 type entry struct {
@@ -280,14 +297,14 @@ func (s *Store) applyMem(chs []change) {
 	for _, ch := range chs {
 		if ch.oldOK {
 			m.removeDoc(ch.id, ch.oldTerms)
-			m.graph.remove(ch.id)
+			m.graph.Remove(graph.DocID(ch.id))
 		}
 		delete(m.failed, ch.id)
 		if p := ch.put; p != nil && p.Doc.Status != StatusOK {
 			m.failed[ch.id] = ch.vault
 		}
 		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
-			m.graph.add(ch.id, ch.vault, ch.path, p.Doc.Title, &p.graph)
+			m.graph.Add(graph.DocID(ch.id), ch.vault, ch.path, p.Doc.Title, len(p.fwd.chunks), &p.graph)
 			d := m.addDoc(ch.id, &p.Doc, &p.fwd)
 			for i, t := range p.fwd.terms {
 				m.addPostings(d, t, p.fwd.postings[i])
