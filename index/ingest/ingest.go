@@ -117,7 +117,8 @@ const batchDocs = 256
 // changed files (by content hash) are indexed, unchanged ones are skipped
 // without touching their chunks, and vanished ones removed. When ctx is
 // cancelled Sync stops reading files, commits the batch it holds and
-// returns ctx's error.
+// returns ctx's error. When a write fails Sync stops reading files too and
+// returns that error; what was committed before stays committed.
 func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncResult, error) {
 	var res SyncResult
 	stored, err := in.store.DocumentsIn(opt.Vault, opt.Scopes)
@@ -154,6 +155,10 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		}
 	}
 
+	// A failed write cancels the feeder and the workers: reading and
+	// chunking the rest of the vault would be for nothing.
+	feedCtx, stopFeeding := context.WithCancel(ctx)
+	defer stopFeeding()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -167,6 +172,9 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		go func() {
 			defer wg.Done()
 			for f := range work {
+				if feedCtx.Err() != nil {
+					continue // a write failed or the pass was cancelled
+				}
 				p := in.prepareFile(opt, f, byPath[f.Rel])
 				if p == nil {
 					unchanged.Add(1)
@@ -183,7 +191,7 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		for _, f := range files {
 			select {
 			case work <- f:
-			case <-ctx.Done():
+			case <-feedCtx.Done():
 				return
 			}
 		}
@@ -221,6 +229,7 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		batch = append(batch, index.Op{Put: p})
 		if len(batch) >= batchDocs || len(out) == 0 {
 			if err := flush(); err != nil {
+				stopFeeding()
 				// Drain so the workers can exit.
 				for range out {
 				}

@@ -2,14 +2,18 @@ package ingest_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/index/indextest"
 	"github.com/ragd/ragd/index/ingest"
 )
@@ -147,5 +151,51 @@ func TestChangedChunkingReindexesUnchangedFiles(t *testing.T) {
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// failingStore is a real store whose writes all fail, as on a full disk.
+type failingStore struct {
+	*index.Store
+	applies atomic.Int64
+}
+
+var errDiskFull = errors.New("no space left on device")
+
+func (f *failingStore) Apply([]index.Op) error {
+	f.applies.Add(1)
+	return errDiskFull
+}
+
+// A failed write stops the pass: the rest of the vault is not read and
+// chunked for nothing.
+func TestWriteErrorStopsReadingTheVault(t *testing.T) {
+	notes := map[string]string{}
+	for i := range 1000 {
+		notes[fmt.Sprintf("n%04d.md", i)] = fmt.Sprintf("# Note %d\n\nSome text of note %d.\n", i, i)
+	}
+	files := indextest.WriteVault(t, t.TempDir(), notes)
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	st := &failingStore{Store: s}
+	var prepared atomic.Int64 // the enricher sees every note that was read and chunked
+	enrich := func(string, string, []byte) (*graph.Enrichment, error) { prepared.Add(1); return nil, nil }
+	const workers = 2
+	_, err := ingest.New(st, ingest.Options{}).Sync(context.Background(),
+		ingest.SyncOptions{Vault: "v", Workers: workers, Enrich: enrich, Enricher: "count"}, files)
+	if !errors.Is(err, errDiskFull) {
+		t.Fatalf("sync error = %v, want the write error", err)
+	}
+	if n := st.applies.Load(); n != 1 {
+		t.Errorf("%d writes attempted after the first failed", n-1)
+	}
+	// Before its first commit the writer holds at most one batch (256
+	// documents); the queue to it holds 4 per worker, and each worker
+	// finishes the note it is reading.
+	if n, most := prepared.Load(), int64(256+4*workers+workers); n > most {
+		t.Errorf("%d of %d notes read and chunked after a write failed; want at most %d", n, len(files), most)
+	}
+	if d, err := s.Document("v", "n0000.md"); err != nil || d != nil {
+		t.Errorf("a document was stored: %+v, %v", d, err)
 	}
 }
