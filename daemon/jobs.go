@@ -110,9 +110,13 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	if j.trigger == triggerWatch || j.trigger == triggerPeriodic && sr.Indexed+sr.Removed+sr.Failed == 0 {
 		level = slog.LevelDebug
 	}
-	log.Log(ctx, level, "reconciled", "files", len(in), "indexed", sr.Indexed, "unchanged", sr.Unchanged,
-		"removed", sr.Removed, "failed", sr.Failed, "paths", len(j.paths),
-		"took", time.Since(start).Round(time.Millisecond), "err", err)
+	attrs := []any{"files", len(in), "indexed", sr.Indexed, "unchanged", sr.Unchanged,
+		"removed", sr.Removed, "failed", sr.Failed, "paths", len(j.paths), "took", time.Since(start).Round(time.Millisecond)}
+	if err != nil {
+		level = max(level, slog.LevelWarn)
+		attrs = append(attrs, "err", err)
+	}
+	log.Log(ctx, level, "reconciled", attrs...)
 	return res
 }
 
