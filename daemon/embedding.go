@@ -89,6 +89,7 @@ func (e *embedding) learn(ctx context.Context) (string, error) {
 // run embeds pending chunks until ctx ends.
 func (e *embedding) run(ctx context.Context) {
 	retry := time.Second
+	logged := "" // the failure last logged as a warning
 	for {
 		err := e.drain(ctx)
 		e.setErr(err)
@@ -97,9 +98,20 @@ func (e *embedding) run(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
-			e.d.log.Warn("embedding paused", "err", err, "retry_in", retry)
+			// The same failure (an embedder that cannot start) comes back at
+			// every retry: warn once, then at debug level.
+			if msg := err.Error(); msg != logged {
+				logged = msg
+				e.d.log.Warn("embedding paused; retrying with backoff", "err", msg, "retry_in", retry)
+			} else {
+				e.d.log.Debug("embedding still paused", "retry_in", retry)
+			}
 			wait, retry = retry, min(2*retry, 2*time.Minute)
 		} else {
+			if logged != "" {
+				e.d.log.Info("embedding resumed")
+				logged = ""
+			}
 			retry = time.Second
 		}
 		select {

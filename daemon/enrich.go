@@ -11,14 +11,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/plugins"
 	"github.com/ragd/ragd/plugins/host"
 )
 
 // enrichFunc is the index's enrichment hook, or nil when no [index]
 // entity_extractor is configured.
-func (d *Daemon) enrichFunc() index.EnrichFunc {
+func (d *Daemon) enrichFunc() ingest.EnrichFunc {
 	if d.cfg.Index.EntityExtractor == "" || d.backends == nil {
 		return nil
 	}
@@ -56,10 +57,10 @@ func (d *Daemon) enricher() string {
 // enrich runs a Markdown or text note through the entity extractor plugin
 // and returns its typed entities and relations, cached by the note's hash
 // so an unchanged, moved or copied note is never sent to the model again.
-func (d *Daemon) enrich(rel, sha string, text []byte) (*index.Enrichment, error) {
+func (d *Daemon) enrich(rel, sha string, text []byte) (*graph.Enrichment, error) {
 	name := d.cfg.Index.EntityExtractor
 	id := d.enricher()
-	if e, ok := d.store.CachedEnrichment(sha, id); ok {
+	if e, ok := d.ingest.CachedEnrichment(sha, id); ok {
 		return e, nil
 	}
 	ex, err := d.backends.mgr.Extractor(name)
@@ -73,20 +74,20 @@ func (d *Daemon) enrich(rel, sha string, text []byte) (*index.Enrichment, error)
 	out, err := ex.Extract(context.Background(), plugins.ExtractRequest{Path: rel, MediaType: mt, Data: text})
 	if err != nil {
 		if errors.Is(err, host.ErrTimeout) || errors.Is(err, host.ErrUnavailable) {
-			err = fmt.Errorf("%w: %w", index.ErrTransient, err)
+			err = fmt.Errorf("%w: %w", ingest.ErrTransient, err)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	e := &index.Enrichment{}
+	e := &graph.Enrichment{}
 	for _, x := range out.Entities {
-		e.Entities = append(e.Entities, index.EnrichedEntity{Name: x.Name, Type: x.Type, Aliases: x.Aliases,
+		e.Entities = append(e.Entities, graph.EnrichedEntity{Name: x.Name, Type: x.Type, Aliases: x.Aliases,
 			Line: x.Line, Confidence: x.Confidence})
 	}
 	for _, r := range out.Relations {
-		e.Facts = append(e.Facts, index.EnrichedFact{Subject: r.Subject, Predicate: r.Predicate, Object: r.Object,
+		e.Facts = append(e.Facts, graph.EnrichedFact{Subject: r.Subject, Predicate: r.Predicate, Object: r.Object,
 			Line: r.Line, Confidence: r.Confidence})
 	}
-	d.store.CacheEnrichment(sha, id, e)
+	d.ingest.CacheEnrichment(sha, id, e)
 	return e, nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/watch"
 )
@@ -81,13 +81,13 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		}
 		return res
 	}
-	in := make([]index.File, len(files))
+	in := make([]ingest.File, len(files))
 	for i, f := range files {
-		in[i] = index.File{Rel: f.Rel, Abs: f.Abs, Size: f.Size, ModTime: f.ModTime}
+		in[i] = ingest.File{Rel: f.Rel, Abs: f.Abs, Size: f.Size, ModTime: f.ModTime}
 	}
-	sr, err := d.store.Sync(ctx, index.SyncOptions{
+	sr, err := d.ingest.Sync(ctx, ingest.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
-		Complete: true, Scopes: j.paths, Progress: &j.prog, Extract: d.extract,
+		Scopes: j.paths, Progress: &j.prog, Extract: d.extract,
 		Enrich: d.enrichFunc(), Enricher: d.enricher(),
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
@@ -110,9 +110,13 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	if j.trigger == triggerWatch || j.trigger == triggerPeriodic && sr.Indexed+sr.Removed+sr.Failed == 0 {
 		level = slog.LevelDebug
 	}
-	log.Log(ctx, level, "reconciled", "files", len(in), "indexed", sr.Indexed, "unchanged", sr.Unchanged,
-		"removed", sr.Removed, "failed", sr.Failed, "paths", len(j.paths),
-		"took", time.Since(start).Round(time.Millisecond), "err", err)
+	attrs := []any{"files", len(in), "indexed", sr.Indexed, "unchanged", sr.Unchanged,
+		"removed", sr.Removed, "failed", sr.Failed, "paths", len(j.paths), "took", time.Since(start).Round(time.Millisecond)}
+	if err != nil {
+		level = max(level, slog.LevelWarn)
+		attrs = append(attrs, "err", err)
+	}
+	log.Log(ctx, level, "reconciled", attrs...)
 	return res
 }
 

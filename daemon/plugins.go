@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/daemon/config"
-	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/plugins"
 	"github.com/ragd/ragd/plugins/host"
@@ -129,7 +129,7 @@ func (d *Daemon) extractorFor(rel string) string {
 
 // extract is the index's ExtractFunc: it runs the file through its
 // extractor plugin, with the result cached by content hash.
-func (d *Daemon) extract(rel, sha string, data []byte) (*index.Extracted, bool, error) {
+func (d *Daemon) extract(rel, sha string, data []byte) (*ingest.Extracted, bool, error) {
 	name := d.extractorFor(rel)
 	if name == "" {
 		return nil, false, nil
@@ -138,21 +138,21 @@ func (d *Daemon) extract(rel, sha string, data []byte) (*index.Extracted, bool, 
 	if err != nil {
 		return nil, true, err
 	}
-	if x, ok := d.store.CachedExtraction(sha, name); ok {
+	if x, ok := d.ingest.CachedExtraction(sha, name); ok {
 		return x, true, nil
 	}
 	out, err := ex.Extract(context.Background(), plugins.ExtractRequest{Path: rel, MediaType: mediaType(rel), Data: data})
 	if err != nil {
 		if errors.Is(err, host.ErrTimeout) || errors.Is(err, host.ErrUnavailable) {
-			err = fmt.Errorf("%w: %w", index.ErrTransient, err)
+			err = fmt.Errorf("%w: %w", ingest.ErrTransient, err)
 		}
 		return nil, true, fmt.Errorf("%s: %w", name, err)
 	}
-	x := &index.Extracted{Text: out.Text, Markdown: out.Format == plugins.FormatMarkdown, Title: out.Title, Extractor: name}
+	x := &ingest.Extracted{Text: out.Text, Markdown: out.Format == plugins.FormatMarkdown, Title: out.Title, Extractor: name}
 	for _, p := range out.Pages {
 		x.Pages = append(x.Pages, p.StartLine)
 	}
-	d.store.CacheExtraction(sha, name, x)
+	d.ingest.CacheExtraction(sha, name, x)
 	return x, true, nil
 }
 

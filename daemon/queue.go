@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -26,7 +26,7 @@ type job struct {
 	paths   []string // vault-relative files or folders; nil = the whole vault
 	done    chan struct{}
 	results []ipc.ReindexResult
-	prog    index.Progress
+	prog    ingest.Progress
 	started time.Time
 }
 

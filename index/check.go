@@ -7,6 +7,9 @@ import (
 	"sort"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/segment"
 )
 
 // Check verifies the store's invariants: every searchable document has its
@@ -32,7 +35,7 @@ func (s *Store) Check() error {
 		}); err != nil {
 			return err
 		}
-		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}, nsGraph: {}}
+		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}, nsGraph: {}, nsFailed: {}}
 		for ns, m := range counts {
 			if err := iterate(txn, nsPrefix(ns), false, func(k, _ []byte) error {
 				m[idFromKey(k)]++
@@ -41,13 +44,16 @@ func (s *Store) Check() error {
 				return err
 			}
 		}
-		fwds := make(map[DocID]*forward)
+		fwds := make(map[DocID]*segment.Note)
 		if err := iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
-			f, err := decodeForward(v)
+			n, err := segment.DecodeNote(v)
 			if err != nil {
-				return fmt.Errorf("postings of %x: %w", k, err)
+				return fmt.Errorf("note record of %x: %w", k, err)
 			}
-			fwds[idFromKey(k)] = f
+			if n.ID != uint64(idFromKey(k)) {
+				return fmt.Errorf("note record of %x has id %x", k, n.ID)
+			}
+			fwds[idFromKey(k)] = n
 			return nil
 		}); err != nil {
 			return err
@@ -57,19 +63,22 @@ func (s *Store) Check() error {
 			switch d.Status {
 			case StatusOK:
 				if f == nil {
-					return fmt.Errorf("%s/%s: no postings block", d.Vault, d.Path)
+					return fmt.Errorf("%s/%s: no note record", d.Vault, d.Path)
 				}
-				if counts[nsGraph][id] != 1 {
-					return fmt.Errorf("%s/%s: no graph record", d.Vault, d.Path)
+				if counts[nsGraph][id] != 1 || counts[nsFailed][id] != 0 {
+					return fmt.Errorf("%s/%s: no graph record, or listed as failed", d.Vault, d.Path)
 				}
-				if len(f.chunks) != d.Chunks || counts[nsChunk][id] != d.Chunks || counts[nsParent][id] != d.Parents {
-					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d postings chunks, %d chunk and %d parent records",
-						d.Vault, d.Path, d.Chunks, d.Parents, len(f.chunks), counts[nsChunk][id], counts[nsParent][id])
+				if len(f.Chunks) != d.Chunks || counts[nsChunk][id] != d.Chunks || counts[nsParent][id] != d.Parents {
+					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d note chunks, %d chunk and %d parent records",
+						d.Vault, d.Path, d.Chunks, d.Parents, len(f.Chunks), counts[nsChunk][id], counts[nsParent][id])
 				}
-				sum.add((&Prepared{Doc: *d, Chunks: make([]Chunk, d.Chunks), note: nil}).stats(), 1)
+				sum.add(Stats{Docs: 1, Chunks: int64(d.Chunks), Langs: 1 << f.Lang}, 1)
 			default:
 				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 || counts[nsGraph][id] > 0 {
 					return fmt.Errorf("%s/%s: failed document still has chunks or postings", d.Vault, d.Path)
+				}
+				if counts[nsFailed][id] != 1 {
+					return fmt.Errorf("%s/%s: failed document not in the failed list", d.Vault, d.Path)
 				}
 				sum.Failed++
 			}
@@ -79,7 +88,14 @@ func (s *Store) Check() error {
 		}
 		if err := iterate(txn, nsPrefix(nsGraph), true, func(k, v []byte) error {
 			if d := docs[idFromKey(k)]; d != nil {
-				return checkGraphRecord(d, v)
+				var g graph.Record
+				if err := decodeGraph(v, &g); err != nil {
+					return fmt.Errorf("%s/%s: graph record: %w", d.Vault, d.Path, err)
+				}
+				if err := g.Check(d.Chunks); err != nil {
+					return fmt.Errorf("%s/%s: %w", d.Vault, d.Path, err)
+				}
+				return nil
 			}
 			return nil // an orphan, reported below
 		}); err != nil {
@@ -102,20 +118,44 @@ func (s *Store) Check() error {
 	if err != nil {
 		return fmt.Errorf("index check: %w", err)
 	}
-	if sum != s.stats {
+	// The language set only grows: every note's language must be in it.
+	st := s.stats
+	if sum.Langs&^st.Langs == 0 {
+		st.Langs = sum.Langs
+	}
+	if sum != st {
 		return fmt.Errorf("index check: stored statistics %+v differ from the documents' sum %+v", s.stats, sum)
 	}
 	if gs := s.GraphStats(); gs.Problem != "" {
 		return fmt.Errorf("index check: graph: %s", gs.Problem)
 	}
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if int64(m.live) != sum.Chunks || int64(len(m.docs)) != sum.Docs {
-		return fmt.Errorf("index check: memory holds %d chunks of %d documents, Badger %d of %d",
-			m.live, len(m.docs), sum.Chunks, sum.Docs)
+	return s.checkSegments(sum)
+}
+
+// checkSegments compares the lexical segments with the stored documents:
+// the same notes, each with its chunks.
+func (s *Store) checkSegments(sum Stats) error {
+	v := s.view()
+	defer v.Release()
+	st := v.Stats()
+	if st.Chunks != sum.Chunks || st.Notes != sum.Docs {
+		return fmt.Errorf("index check: the segments hold %d chunks of %d notes, Badger %d of %d",
+			st.Chunks, st.Notes, sum.Chunks, sum.Docs)
 	}
-	return nil
+	var bad error
+	v.EachNote(func(r segment.Ref, id uint64, vault, path string) bool {
+		d, err := s.Document(vault, path)
+		switch {
+		case err != nil:
+			bad = err
+		case d == nil || d.Status != StatusOK || uint64(d.ID) != id:
+			bad = fmt.Errorf("index check: the segments hold %s/%s, which is not a searchable document", vault, path)
+		case d.Chunks != v.ChunkCount(r):
+			bad = fmt.Errorf("index check: the segments hold %d chunks of %s/%s, Badger %d", v.ChunkCount(r), vault, path, d.Chunks)
+		}
+		return bad == nil
+	})
+	return bad
 }
 
 // Dump writes a canonical, id-free description of everything stored:
@@ -124,13 +164,11 @@ func (s *Store) Check() error {
 // whatever order they were built in; tests compare dumps.
 func (s *Store) Dump(w io.Writer) error {
 	type dumpDoc struct {
-		Doc      Document
-		Chunks   []Chunk
-		Parents  []Parent
-		Postings map[string][]posting
-		Meta     []chunkMeta
-		Headings [][]string
-		Graph    json.RawMessage
+		Doc     Document
+		Chunks  []Chunk
+		Parents []Parent
+		Note    *segment.Note
+		Graph   json.RawMessage
 	}
 	var out []dumpDoc
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -154,19 +192,18 @@ func (s *Store) Dump(w io.Writer) error {
 				}
 				d.Parents = append(d.Parents, p)
 			}
-			f, err := getForward(txn, id)
-			if err != nil {
-				return err
-			}
-			if f != nil {
-				d.Postings = make(map[string][]posting)
-				for i, t := range f.terms {
-					d.Postings[t] = f.postings[i]
+			if it, err := txn.Get(forwardKey(id)); err == nil {
+				if err := it.Value(func(v []byte) error {
+					n, err := segment.DecodeNote(v)
+					d.Note = n
+					return err
+				}); err != nil {
+					return fmt.Errorf("note record of %s: %w", id, err)
 				}
-				d.Meta, d.Headings = f.chunks, f.headings
+				d.Note.ID = 0
 			}
 			if it, err := txn.Get(docChildPrefix(nsGraph, id)); err == nil {
-				var g graphRecord
+				var g graph.Record
 				if err := it.Value(func(v []byte) error { return decodeGraph(v, &g) }); err != nil {
 					return fmt.Errorf("graph of %s: %w", id, err)
 				}
@@ -197,15 +234,13 @@ func (s *Store) Dump(w io.Writer) error {
 		for i, p := range d.Parents {
 			fmt.Fprintf(w, "  parent %d L%d-L%d %q\n", i, p.LineStart, p.LineEnd, p.Heading)
 		}
-		terms := make([]string, 0, len(d.Postings))
-		for t := range d.Postings {
-			terms = append(terms, t)
+		if n := d.Note; n != nil {
+			for _, t := range n.Terms {
+				fmt.Fprintf(w, "  term %s %v %v\n", t.Text, t.Note, t.Postings)
+			}
+			fmt.Fprintf(w, "  note fields %v lang %d chunks %v headings %q anchors %v\n", n.FieldLen, n.Lang, n.Chunks, n.Headings, n.Anchors)
 		}
-		sort.Strings(terms)
-		for _, t := range terms {
-			fmt.Fprintf(w, "  term %s %v\n", t, d.Postings[t])
-		}
-		fmt.Fprintf(w, "  meta %v headings %q\n  graph %s\n", d.Meta, d.Headings, d.Graph)
+		fmt.Fprintf(w, "  graph %s\n", d.Graph)
 	}
 	st := s.Stats()
 	fmt.Fprintf(w, "stats %+v\n", st)

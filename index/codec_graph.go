@@ -3,6 +3,8 @@ package index
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 // The graph record (g/): names, stems, then per relation its type, target
@@ -15,8 +17,8 @@ import (
 // graphWords are the relation types and provenances written as one byte
 // (their index + 1; 0 means the string follows). Append only: the index is
 // stored.
-var graphWords = []string{RelLinksTo, RelEmbeds, RelTagged, RelMentions,
-	"wikilink", "embed", "markdown", "tag", "frontmatter", ProvenanceModel}
+var graphWords = []string{graph.RelLinksTo, graph.RelEmbeds, graph.RelTagged, graph.RelMentions,
+	"wikilink", "embed", "markdown", "tag", "frontmatter", graph.ProvenanceModel}
 
 const (
 	relHeading = 1 << iota
@@ -59,7 +61,7 @@ func (r *reader) float() float64 {
 	return 0
 }
 
-func encodeGraph(g *graphRecord) []byte {
+func encodeGraph(g *graph.Record) []byte {
 	b := make([]byte, 0, 64+len(g.Relations)*48)
 	b = appendStrings(b, g.Names)
 	b = appendStrings(b, g.Stems)
@@ -101,12 +103,12 @@ func encodeGraph(g *graphRecord) []byte {
 	return b
 }
 
-func decodeGraph(v []byte, g *graphRecord) error {
+func decodeGraph(v []byte, g *graph.Record) error {
 	r := &reader{b: v}
 	g.Names = r.strings()
 	g.Stems = r.strings()
 	if n := r.count(); n > 0 {
-		g.Relations = make([]Relation, n)
+		g.Relations = make([]graph.Relation, n)
 	}
 	for i := range g.Relations {
 		rel := &g.Relations[i]
@@ -131,7 +133,7 @@ func decodeGraph(v []byte, g *graphRecord) error {
 		}
 	}
 	if n := r.count(); n > 0 {
-		g.Facts = make([]Fact, n)
+		g.Facts = make([]graph.Fact, n)
 	}
 	for i := range g.Facts {
 		f := &g.Facts[i]

@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 func sampleChunk() Chunk {
@@ -12,20 +14,20 @@ func sampleChunk() Chunk {
 		Tokens: 180, Hash: "00ff3a9c0d1e2f30405060708090a0b0", Text: "Some \"text\"\nwith\x00 bytes", Page: 2}
 }
 
-func sampleGraph() graphRecord {
-	return graphRecord{
+func sampleGraph() graph.Record {
+	return graph.Record{
 		Names: []string{"notes/a", "a"},
 		Stems: []string{"a note"},
-		Relations: []Relation{
-			{Type: RelLinksTo, Target: "b", Raw: "B", Heading: "H", Block: "x1", Alias: "the b", Chunk: -1, Line: 0,
+		Relations: []graph.Relation{
+			{Type: graph.RelLinksTo, Target: "b", Raw: "B", Heading: "H", Block: "x1", Alias: "the b", Chunk: -1, Line: 0,
 				Start: 10, End: 16, Confidence: 1, Provenance: "wikilink"},
-			{Type: RelTagged, Target: "#t/x", Raw: "t/x", Chunk: 0, Line: 3, Start: 40, End: 44, Confidence: 1,
+			{Type: graph.RelTagged, Target: "#t/x", Raw: "t/x", Chunk: 0, Line: 3, Start: 40, End: 44, Confidence: 1,
 				Provenance: "tag", Stem: "t x"},
-			{Type: RelMentions, Target: "@ada", Raw: "Ada", Field: "PERSON", Chunk: 2, Line: 9, Confidence: 0.75,
-				Provenance: ProvenanceModel, Stem: "ada"},
+			{Type: graph.RelMentions, Target: "@ada", Raw: "Ada", Field: "PERSON", Chunk: 2, Line: 9, Confidence: 0.75,
+				Provenance: graph.ProvenanceModel, Stem: "ada"},
 			{Type: "custom", Target: "c", Raw: "c", Confidence: math.Inf(1), Provenance: "elsewhere"},
 		},
-		Facts: []Fact{{Subject: "@ada", Predicate: "wrote", Object: "@notes", Chunk: 2, Line: 9, Confidence: 0.5}},
+		Facts: []graph.Fact{{Subject: "@ada", Predicate: "wrote", Object: "@notes", Chunk: 2, Line: 9, Confidence: 0.5}},
 	}
 }
 
@@ -43,21 +45,11 @@ func TestRecordCodecsRoundTrip(t *testing.T) {
 			t.Errorf("parent %+v\ndecoded %+v, %v", p, got, err)
 		}
 	}
-	for _, g := range []graphRecord{sampleGraph(), {}} {
-		var got graphRecord
+	for _, g := range []graph.Record{sampleGraph(), {}} {
+		var got graph.Record
 		if err := decodeGraph(encodeGraph(&g), &got); err != nil || !reflect.DeepEqual(got, g) {
 			t.Errorf("graph %+v\ndecoded %+v, %v", g, got, err)
 		}
-	}
-	f := forward{
-		terms:    []string{"alpha", "alphabet", "b", "β"},
-		postings: [][]posting{{{0, 1, 0, 2}, {4, 1, 0, 0}}, {{1, 0, 3, 1 << 31}}, {{9, 0, 0, 1}, {2, 0, 0, 1}}, {{0, 0, 0, 1}}},
-		chunks:   []chunkMeta{{fieldLens{1, 2, 3}, 0, 1, 4, 1<<64 - 1}, {fieldLens{}, 1, 5, 5, 0}},
-		headings: [][]string{nil, {"H1", "H2"}},
-	}
-	got, err := decodeForward(encodeForward(&f))
-	if err != nil || !reflect.DeepEqual(*got, f) {
-		t.Errorf("forward %+v\ndecoded %+v, %v", f, got, err)
 	}
 }
 
@@ -65,8 +57,6 @@ func TestRecordCodecsRoundTrip(t *testing.T) {
 // panic.
 func TestRecordDecodersRejectCorruptValues(t *testing.T) {
 	c, g := sampleChunk(), sampleGraph()
-	f := forward{terms: []string{"a", "b"}, postings: [][]posting{{{0, 1, 0, 2}}, {{0, 0, 0, 1}}},
-		chunks: []chunkMeta{{fieldLens{1, 0, 3}, 0, 1, 2, 7}}, headings: [][]string{{"H"}}}
 	decoders := map[string]struct {
 		enc    []byte
 		decode func([]byte) error
@@ -74,8 +64,7 @@ func TestRecordDecodersRejectCorruptValues(t *testing.T) {
 	}{
 		"chunk":   {encodeChunk(&c), func(v []byte) error { var c Chunk; return decodeChunk(v, &c) }, true},
 		"parent":  {encodeParent(&Parent{Heading: []string{"x"}, End: 3}), func(v []byte) error { var p Parent; return decodeParent(v, &p) }, false},
-		"graph":   {encodeGraph(&g), func(v []byte) error { var g graphRecord; return decodeGraph(v, &g) }, false},
-		"forward": {encodeForward(&f), func(v []byte) error { _, err := decodeForward(v); return err }, false},
+		"graph":   {encodeGraph(&g), func(v []byte) error { var g graph.Record; return decodeGraph(v, &g) }, false},
 	}
 	for name, d := range decoders {
 		for n := 0; n < len(d.enc); n++ {
@@ -99,18 +88,12 @@ func FuzzDecodeRecords(f *testing.F) {
 	c, g := sampleChunk(), sampleGraph()
 	f.Add(encodeChunk(&c))
 	f.Add(encodeGraph(&g))
-	f.Add(encodeForward(&forward{terms: []string{"a"}, postings: [][]posting{{{0, 1, 2, 3}}}, chunks: []chunkMeta{{}}}))
 	f.Fuzz(func(t *testing.T, v []byte) {
 		var c Chunk
 		var p Parent
-		var g graphRecord
+		var g graph.Record
 		decodeChunk(v, &c)
 		decodeParent(v, &p)
 		decodeGraph(v, &g)
-		if fw, err := decodeForward(v); err == nil {
-			if got, err := decodeForward(encodeForward(fw)); err != nil || !reflect.DeepEqual(got, fw) {
-				t.Fatalf("forward does not round-trip: %+v vs %+v (%v)", fw, got, err)
-			}
-		}
 	})
 }

@@ -1,13 +1,21 @@
 // Package index stores what ragd knows about the vaults: documents, their
 // parent sections and child chunks, the BM25 postings and collection
-// statistics, in Badger, and serves BM25 from an in-memory copy of the
-// postings that is loaded at open and kept in step with every write.
+// statistics, each note's part of the entity graph and the chunk vectors,
+// in Badger, and serves BM25 from an in-memory copy of the postings that is
+// loaded at open and kept in step with every write.
 //
 // Badger is the source of truth. Every document's update (its record,
-// chunks, postings and the statistics delta) is applied inside one Badger
-// transaction, so a crash never leaves half a document; the in-memory
-// postings are changed only after that transaction commits. The key layout
-// is described in keys.go and docs/architecture.md.
+// chunks, postings, graph record and the statistics delta) is applied
+// inside one Badger transaction (Store.Apply), so a crash never leaves half
+// a document; the in-memory postings and graph are changed only after that
+// transaction commits. The key layout is described in keys.go and
+// docs/architecture.md.
+//
+// Beside it: index/ingest decides what to index and prepares documents
+// (read, hash, extract, chunk, analyse) for Apply; index/graph holds the
+// entity graph's records and in-memory graph; index/analyze and
+// index/chunk turn text into terms and chunks; index/vector is the HNSW
+// vector index.
 package index
 
 import (
@@ -16,8 +24,28 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"strings"
 	"time"
 )
+
+// KindOf is the kind of document a vault path is read as: "markdown",
+// "text", or "" for a file whose text comes from an extractor (the
+// document's Kind is then the file's extension).
+func KindOf(rel string) string {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".markdown", ".mdown", ".mkd":
+		return "markdown"
+	case ".txt", ".text":
+		return "text"
+	}
+	return ""
+}
+
+// IsText reports whether a file is indexed as it is on disk (Markdown or
+// plain text), so its citations' lines can be read back from the file;
+// other files' text comes from an extractor.
+func IsText(rel string) bool { return KindOf(rel) != "" }
 
 // Document statuses.
 const (
@@ -100,20 +128,18 @@ type Parent struct {
 type Stats struct {
 	Chunks  int64 `json:"chunks"`
 	Docs    int64 `json:"docs"`
-	TitleT  int64 `json:"title_terms"`
-	HeadT   int64 `json:"heading_terms"`
-	BodyT   int64 `json:"body_terms"`
 	Failed  int64 `json:"failed"`
-	Version int   `json:"-"`
+	// Langs has bit l set once a note was analysed in language l (queries
+	// are analysed in each); it never shrinks.
+	Langs   uint32 `json:"langs,omitempty"`
+	Version int    `json:"-"`
 }
 
 func (s *Stats) add(o Stats, sign int64) {
 	s.Chunks += sign * o.Chunks
 	s.Docs += sign * o.Docs
-	s.TitleT += sign * o.TitleT
-	s.HeadT += sign * o.HeadT
-	s.BodyT += sign * o.BodyT
 	s.Failed += sign * o.Failed
+	s.Langs |= o.Langs
 }
 
 // Unchanged reports whether the file at abs still holds the bytes d was
@@ -137,4 +163,16 @@ func (d *Document) Unchanged(abs string) bool {
 		return false
 	}
 	return hex.EncodeToString(h.Sum(nil)) == d.Hash
+}
+
+// pageOf returns the 1-based page holding line, or 0 without a page map.
+func pageOf(pages []int, line int) int {
+	p := 0
+	for i, start := range pages {
+		if start > line {
+			break
+		}
+		p = i + 1
+	}
+	return p
 }

@@ -4,13 +4,15 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ragd/ragd/index/segment"
 )
 
 // MetaFilter returns a Filter admitting the documents that carry every one
 // of tags (case-insensitive; "a" also matches nested "a/b") and were
 // modified in [after, before) (zero times are open ends). It returns nil
-// when there is nothing to filter on. The set is computed once, from
-// memory.
+// when there is nothing to filter on. Each call looks the note up in the
+// segments; nothing is computed for the notes a search never reaches.
 func (s *Store) MetaFilter(tags []string, after, before time.Time) Filter {
 	if len(tags) == 0 && after.IsZero() && before.IsZero() {
 		return nil
@@ -19,23 +21,35 @@ func (s *Store) MetaFilter(tags []string, after, before time.Time) Filter {
 	for i, t := range tags {
 		want[i] = strings.ToLower(strings.TrimPrefix(t, "#"))
 	}
-	m := s.mem
-	m.mu.RLock()
-	ok := make(map[[2]string]bool)
-	for _, d := range m.docs {
-		if !after.IsZero() && d.mtime < after.Unix() {
-			continue
+	return func(vault, path string) bool {
+		v := s.view()
+		defer v.Release()
+		r, ok := s.findNote(v, vault, path)
+		if !ok {
+			return false
 		}
-		if !before.IsZero() && d.mtime >= before.Unix() {
-			continue
+		in := v.Info(r, false)
+		if !after.IsZero() && in.MTime < after.Unix() || !before.IsZero() && in.MTime >= before.Unix() {
+			return false
 		}
-		if !hasTags(d.tags, want) {
-			continue
-		}
-		ok[[2]string{d.vault, d.path}] = true
+		return hasTags(in.Tags, want)
 	}
-	m.mu.RUnlock()
-	return func(vault, path string) bool { return ok[[2]string{vault, path}] }
+}
+
+// findNote locates vault/path's note in v: by its derived id, probing as
+// lookupID does on the (astronomically rare) id collision.
+func (s *Store) findNote(v *segment.View, vault, path string) (segment.Ref, bool) {
+	for probe := range 4 {
+		r, ok := v.Find(uint64(docIDFor(vault, path, probe)))
+		if !ok {
+			return segment.Ref{}, false
+		}
+		in := v.Info(r, false)
+		if in.Vault == vault && in.Path == path {
+			return r, true
+		}
+	}
+	return segment.Ref{}, false
 }
 
 func hasTags(have, want []string) bool {

@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"context"
@@ -7,6 +7,10 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
+	"github.com/ragd/ragd/index/ingest"
 )
 
 var metaVault = map[string]string{
@@ -29,10 +33,10 @@ var metaTimes = map[string]time.Time{
 }
 
 // metaStore indexes metaVault with its mtimes set on disk.
-func metaStore(t *testing.T, dir string) *Store {
+func metaStore(t *testing.T, dir string) *index.Store {
 	t.Helper()
 	vault := t.TempDir()
-	files := vaultFiles(t, vault, metaVault)
+	files := indextest.WriteVault(t, vault, metaVault)
 	for i, f := range files {
 		mt := metaTimes[f.Rel]
 		if err := os.Chtimes(f.Abs, mt, mt); err != nil {
@@ -44,8 +48,8 @@ func metaStore(t *testing.T, dir string) *Store {
 		}
 		files[i].ModTime = fi.ModTime()
 	}
-	s := openStore(t, dir)
-	res, err := s.Sync(context.Background(), SyncOptions{Vault: "v", Complete: true}, files)
+	s := indextest.Open(t, dir)
+	res, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), ingest.SyncOptions{Vault: "v"}, files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +60,7 @@ func metaStore(t *testing.T, dir string) *Store {
 }
 
 // admitted lists the paths of metaVault a filter admits, sorted.
-func admitted(f Filter) []string {
+func admitted(f index.Filter) []string {
 	var out []string
 	for p := range metaVault {
 		if f == nil || f("v", p) {
@@ -129,7 +133,7 @@ func TestMetaFilterDates(t *testing.T) {
 		{"empty range", day(2025, 1, 1), day(2024, 1, 1), nil},
 		{"other zone", time.Date(2024, 12, 31, 23, 0, 0, 0, time.FixedZone("x", -3600)), time.Time{}, []string{"deep.md"}},
 	}
-	check := func(s *Store) {
+	check := func(s *index.Store) {
 		t.Helper()
 		for _, tc := range tests {
 			if got := admitted(s.MetaFilter(nil, tc.after, tc.before)); !reflect.DeepEqual(got, tc.want) {
@@ -144,7 +148,7 @@ func TestMetaFilterDates(t *testing.T) {
 	check(s)
 	// The same after a reopen (the times come from the stored documents).
 	s.Close()
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	defer s.Close()
 	check(s)
 }
@@ -152,13 +156,13 @@ func TestMetaFilterDates(t *testing.T) {
 func TestAnd(t *testing.T) {
 	a := func(_, p string) bool { return p != "a" }
 	b := func(_, p string) bool { return p != "b" }
-	if And() != nil || And(nil, nil) != nil {
+	if index.And() != nil || index.And(nil, nil) != nil {
 		t.Error("And of nothing is not nil")
 	}
-	if f := And(nil, a, nil); f == nil || f("v", "a") || !f("v", "b") {
+	if f := index.And(nil, a, nil); f == nil || f("v", "a") || !f("v", "b") {
 		t.Error("And of one filter is not that filter")
 	}
-	f := And(a, nil, b)
+	f := index.And(a, nil, b)
 	for p, want := range map[string]bool{"a": false, "b": false, "c": true} {
 		if f("v", p) != want {
 			t.Errorf("And(a, b)(%q) = %v", p, !want)

@@ -16,20 +16,23 @@ import (
 //	c/<doc:8><ord:4>             → Chunk (binary, codec_chunk.go), child chunks
 //	a/<doc:8><ord:4>             → Parent (binary, codec_chunk.go), parent sections
 //	g/<doc:8>                    → the doc's graph record (binary, codec_graph.go):
-//	                               the names it answers to and its relations (graph.go)
-//	f/<doc:8>                    → the doc's postings block: for each distinct
-//	                               term, per chunk (ord, title tf, heading tf,
-//	                               body tf); then per-chunk field lengths
-//	                               (binary varints, see codec.go)
+//	                               the names it answers to and its relations (index/graph)
+//	f/<doc:8>                    → the doc's segment record (segment.EncodeNote):
+//	                               note fields, chunk doc values, terms with
+//	                               their postings and positions, anchors
+//	e/<doc:8>                    → vault: a failed document (listed at open
+//	                               without reading every document record)
+//	j/<seq:8>                    → ids of the documents a transaction changed:
+//	                               the journal the segments replay (lexical.go)
+//	m/seq                        the last journal sequence number
 //
-// Postings are stored per document, not per term: one key a document keeps
-// its update small (a few keys instead of one per distinct term, which made
-// Badger's skiplist the bottleneck of indexing) and its replacement atomic.
-// The inverted, term-major lists are built in memory at open (bm25.go).
+// A document's lexical record is one key (its update small and atomic);
+// the term-major postings live in segment files beside Badger, derived
+// from these records and rebuilt from them when missing (lexical.go).
 //
-// Elsewhere: m/vectors and v/<space:8><hash:8> (vectors.go), x/ (the
-// extraction cache, extract_cache.go), u/ (ingestion runs, runs.go), y/
-// (the enrichment cache, enrich_cache.go).
+// Elsewhere: m/vectors and v/<space:8><hash:8> (vectors.go), x/ and y/
+// (the extraction and enrichment caches, cache.go), u/ (ingestion runs,
+// runs.go).
 const (
 	nsMeta    = 'm'
 	nsPath    = 'p'
@@ -38,6 +41,7 @@ const (
 	nsParent  = 'a'
 	nsForward = 'f'
 	nsGraph   = 'g'
+	nsFailed  = 'e'
 )
 
 var (
@@ -74,6 +78,12 @@ func forwardKey(id DocID) []byte {
 }
 
 // docChildPrefix is the prefix of all chunk (or parent) keys of a doc.
+func failedKey(id DocID) []byte {
+	k := docKey(id)
+	k[0] = nsFailed
+	return k
+}
+
 func docChildPrefix(ns byte, id DocID) []byte {
 	k := docKey(id)
 	k[0] = ns

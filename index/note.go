@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/index/segment"
 )
 
@@ -23,6 +24,11 @@ type Fields struct {
 	// IgnoreProperties are keys never indexed as properties (when
 	// Properties is empty).
 	IgnoreProperties []string
+	// Lang is the language notes are analysed in unless their frontmatter
+	// says otherwise (`lang` or `language`); Detect guesses it from the
+	// note's text instead.
+	Lang   analyze.Lang
+	Detect bool
 }
 
 // DefaultFields index every frontmatter property except those that have a
@@ -36,13 +42,32 @@ var DefaultFields = Fields{IgnoreProperties: []string{
 
 // signature is a short description of f for the pipeline string.
 func (f Fields) signature() string {
+	lang := f.Lang.String()
+	if f.Detect {
+		lang = "auto"
+	}
 	if len(f.Properties) > 0 {
-		return "props=" + strings.Join(f.Properties, ",")
+		return "lang=" + lang + ";props=" + strings.Join(f.Properties, ",")
 	}
 	if slices.Equal(f.IgnoreProperties, DefaultFields.IgnoreProperties) {
-		return "props=default"
+		return "lang=" + lang + ";props=default"
 	}
-	return "props=-" + strings.Join(f.IgnoreProperties, ",")
+	return "lang=" + lang + ";props=-" + strings.Join(f.IgnoreProperties, ",")
+}
+
+// langOf is the language a note is analysed in.
+func (f Fields) langOf(meta map[string]any, body func() string) analyze.Lang {
+	for _, k := range [...]string{"lang", "language"} {
+		if v, ok := meta[k].(string); ok {
+			if l, err := analyze.ParseLang(v); err == nil {
+				return l
+			}
+		}
+	}
+	if f.Detect {
+		return analyze.Detect(body())
+	}
+	return f.Lang
 }
 
 func (f Fields) wants(key string) bool {
@@ -90,6 +115,8 @@ func (f Fields) properties(meta map[string]any) []string {
 // noteBuilder collects a note's terms: per term its note-field
 // frequencies and its chunk postings with positions.
 type noteBuilder struct {
+	an    *analyze.Analyzer
+	lang  analyze.Lang
 	idx   map[string]int32
 	terms []segment.Term
 	ord   uint32
@@ -116,31 +143,39 @@ func (b *noteBuilder) posting(t string) *segment.Posting {
 }
 
 // field adds text to note field f and returns its length in terms.
-func (b *noteBuilder) field(an *analyze.Analyzer, f int, text string) uint32 {
+func (b *noteBuilder) field(f int, text string) uint32 {
 	n := uint32(0)
-	an.Terms(text, func(t string) {
-		b.term(t).Note[f]++
+	b.an.Analyze(text, b.lang, func(t analyze.Token) {
+		b.term(t.Term).Note[f]++
 		n++
 	})
 	return n
 }
 
 // buildNote makes the segment record of a prepared document.
-func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []Relation) *segment.Note {
+func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []graph.Relation) *segment.Note {
 	n := &segment.Note{Vault: doc.Vault, Path: doc.Path, Title: doc.Title, Tags: doc.Tags, MTime: doc.ModTime.Unix()}
-	b := &noteBuilder{idx: make(map[string]int32, 256)}
-	n.FieldLen[segment.FieldTitle] = b.field(an, segment.FieldTitle, doc.Title)
-	if file := strings.TrimSuffix(path.Base(doc.Path), path.Ext(doc.Path)); !sameTerms(an, file, doc.Title) {
-		n.FieldLen[segment.FieldTitle] += b.field(an, segment.FieldTitle, file)
+	lang := f.langOf(cd.Meta, func() string {
+		var sb strings.Builder
+		for i := 0; i < len(chunks) && sb.Len() < 4096; i++ {
+			sb.WriteString(chunks[i].Text)
+		}
+		return sb.String()
+	})
+	n.Lang = uint8(lang)
+	b := &noteBuilder{an: an, lang: lang, idx: make(map[string]int32, 256)}
+	n.FieldLen[segment.FieldTitle] = b.field(segment.FieldTitle, doc.Title)
+	if file := strings.TrimSuffix(path.Base(doc.Path), path.Ext(doc.Path)); !b.sameTerms(file, doc.Title) {
+		n.FieldLen[segment.FieldTitle] += b.field(segment.FieldTitle, file)
 	}
 	for _, a := range doc.Aliases {
-		n.FieldLen[segment.FieldAlias] += b.field(an, segment.FieldAlias, a)
+		n.FieldLen[segment.FieldAlias] += b.field(segment.FieldAlias, a)
 	}
 	for _, p := range f.properties(cd.Meta) {
-		n.FieldLen[segment.FieldProps] += b.field(an, segment.FieldProps, stripLinks(p))
+		n.FieldLen[segment.FieldProps] += b.field(segment.FieldProps, stripLinks(p))
 	}
 	for _, t := range doc.Tags {
-		n.FieldLen[segment.FieldTags] += b.field(an, segment.FieldTags, t)
+		n.FieldLen[segment.FieldTags] += b.field(segment.FieldTags, t)
 	}
 	n.Headings = make([][]string, len(cd.Parents))
 	for i, par := range cd.Parents {
@@ -154,35 +189,36 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 		sc.Parent, sc.LineStart, sc.LineEnd = c.Parent, uint32(c.LineStart), uint32(c.LineEnd)
 		sc.Hash = c.textKey()
 		for _, h := range headingsBelowTitle(c.Heading, doc.Title) {
-			an.Terms(h, func(t string) { b.posting(t).Head++; sc.Head++ })
+			an.Analyze(h, lang, func(t analyze.Token) { b.posting(t.Term).Head++; sc.Head++ })
 		}
-		pos := uint32(0)
-		an.Terms(c.Text, func(t string) {
-			p := b.posting(t)
+		an.Analyze(c.Text, lang, func(t analyze.Token) {
+			p := b.posting(t.Term)
 			p.Body++
-			p.Pos = append(p.Pos, pos)
-			pos++
+			p.Pos = append(p.Pos, uint32(t.Pos))
+			sc.Body++
 		})
-		sc.Body = pos
 	}
 	slices.SortFunc(b.terms, func(x, y segment.Term) int { return strings.Compare(x.Text, y.Text) })
 	n.Terms = b.terms
-	n.Anchors = anchors(an, doc.Vault, rels, chunks)
+	n.Anchors = anchors(an, lang, doc.Vault, rels, chunks)
 	return n
 }
 
 // sameTerms reports whether two texts analyse to the same terms.
-func sameTerms(an *analyze.Analyzer, a, b string) bool {
-	return slices.Equal(an.AppendTerms(nil, a), an.AppendTerms(nil, b))
+func (b *noteBuilder) sameTerms(x, y string) bool {
+	var tx, ty []string
+	b.an.Analyze(x, b.lang, func(t analyze.Token) { tx = append(tx, t.Term) })
+	b.an.Analyze(y, b.lang, func(t analyze.Token) { ty = append(ty, t.Term) })
+	return slices.Equal(tx, ty)
 }
 
 // anchors turns a note's links to other notes into anchor text for their
 // targets: the link's words (its alias, or the target's name) and the
 // sentence around it.
-func anchors(an *analyze.Analyzer, vault string, rels []Relation, chunks []Chunk) []segment.Anchor {
+func anchors(an *analyze.Analyzer, lang analyze.Lang, vault string, rels []graph.Relation, chunks []Chunk) []segment.Anchor {
 	byTarget := map[string]map[string]*segment.AnchorTerm{}
 	for _, r := range rels {
-		if r.Type != RelLinksTo && r.Type != RelEmbeds || r.Target == "" {
+		if r.Type != graph.RelLinksTo && r.Type != graph.RelEmbeds || r.Target == "" {
 			continue
 		}
 		key := vault + "\x00" + r.Target
@@ -203,14 +239,14 @@ func anchors(an *analyze.Analyzer, vault string, rels []Relation, chunks []Chunk
 		if words == "" {
 			words = strings.TrimSuffix(path.Base(r.Raw), path.Ext(r.Raw))
 		}
-		an.Terms(words, func(t string) { get(t).Link++ })
+		an.Analyze(words, lang, func(t analyze.Token) { get(t.Term).Link++ })
 		if r.Chunk >= 0 && r.Chunk < len(chunks) {
 			c := &chunks[r.Chunk]
 			s, e := r.Start-c.Start, r.End-c.Start
 			if s >= 0 && e <= len(c.Text) && s <= e {
 				ls, le := sentenceAround(c.Text, s, e)
-				an.Terms(c.Text[ls:s], func(t string) { get(t).Context++ })
-				an.Terms(c.Text[e:le], func(t string) { get(t).Context++ })
+				an.Analyze(c.Text[ls:s], lang, func(t analyze.Token) { get(t.Term).Context++ })
+				an.Analyze(c.Text[e:le], lang, func(t analyze.Token) { get(t.Term).Context++ })
 			}
 		}
 	}

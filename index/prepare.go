@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/index/segment"
 )
 
@@ -21,7 +22,7 @@ type Prepared struct {
 	Parents []Parent
 
 	note  *segment.Note
-	graph graphRecord
+	graph graph.Record
 	enc   encoded // the values to store, encoded off the write path
 }
 
@@ -119,7 +120,7 @@ func PrepareFields(an *analyze.Analyzer, f Fields, doc Document, cd *chunk.Docum
 			Page: pageOf(doc.Pages, max(c.LineStart, c.OwnLine)),
 		})
 	}
-	p.graph = buildGraph(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd, p.Chunks)
+	p.graph = graph.Build(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd)
 	p.note = buildNote(an, f, &p.Doc, cd, p.Chunks, p.graph.Relations)
 	for i := range p.Chunks {
 		p.Chunks[i].Tokens = int(p.note.Chunks[i].Body)
@@ -154,15 +155,11 @@ func (p *Prepared) stats() Stats {
 	if p.Doc.Status != StatusOK {
 		return Stats{Failed: 1}
 	}
-	s := Stats{Docs: 1, Chunks: int64(len(p.Chunks))}
+	st := Stats{Docs: 1, Chunks: int64(len(p.Chunks))}
 	if p.note != nil {
-		for _, c := range p.note.Chunks {
-			s.TitleT += int64(p.note.FieldLen[segment.FieldTitle])
-			s.HeadT += int64(c.Head)
-			s.BodyT += int64(c.Body)
-		}
+		st.Langs = 1 << p.note.Lang
 	}
-	return s
+	return st
 }
 
 // Note is the document's segment record (nil for a failed document).

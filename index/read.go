@@ -8,13 +8,10 @@ import (
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/segment"
 )
 
-// Search returns the k best child chunks for the analysed query terms
-// among documents admitted by filter. It reads only memory.
-func (s *Store) Search(terms []string, k int, filter Filter) []Hit {
-	return s.mem.search(terms, k, filter)
-}
 
 // Chunks loads the records of the given chunks, in order. A chunk that no
 // longer exists (its document changed after the search) is returned with a
@@ -88,8 +85,13 @@ func (s *Store) Documents(vault string) ([]Document, error) {
 	return out, err
 }
 
-// documentsIn returns the stored documents of vault under any of scopes.
-func (s *Store) documentsIn(vault string, scopes []string) ([]Document, error) {
+// DocumentsIn returns the stored documents of vault (all statuses) that
+// lie under any of scopes (files or folders, vault-relative, see InScope);
+// with no scopes, every document of the vault, sorted by path.
+func (s *Store) DocumentsIn(vault string, scopes []string) ([]Document, error) {
+	if len(scopes) == 0 {
+		return s.Documents(vault)
+	}
 	var out []Document
 	seen := make(map[DocID]bool)
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -125,35 +127,11 @@ func (s *Store) documentsIn(vault string, scopes []string) ([]Document, error) {
 	return out, err
 }
 
-// documentsAt returns the stored documents among the given files and
-// paths.
-func (s *Store) documentsAt(vault string, files []File, paths []string) ([]Document, error) {
-	var out []Document
-	err := s.db.View(func(txn *badger.Txn) error {
-		look := func(p string) error {
-			id, ok, err := s.lookupID(txn, vault, p)
-			if err != nil || !ok {
-				return err
-			}
-			d, err := getDoc(txn, id)
-			if err == nil && d != nil {
-				out = append(out, *d)
-			}
-			return err
-		}
-		for _, f := range files {
-			if err := look(f.Rel); err != nil {
-				return err
-			}
-		}
-		for _, p := range paths {
-			if err := look(p); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return out, err
+// InScope reports whether the vault-relative path p is the file or lies in
+// the folder named by scope ("" is the whole vault).
+func InScope(p, scope string) bool {
+	scope = strings.Trim(scope, "/")
+	return scope == "" || p == scope || strings.HasPrefix(p, scope+"/")
 }
 
 // Document returns the record of vault/path, if stored.
@@ -187,16 +165,19 @@ type VaultCount struct {
 // Counts tallies documents, searchable chunks and failed files per vault,
 // from memory.
 func (s *Store) Counts() (map[string]VaultCount, error) {
+	out := make(map[string]VaultCount)
+	v := s.view()
+	v.EachNote(func(r segment.Ref, _ uint64, vault, _ string) bool {
+		c := out[vault]
+		c.Documents++
+		c.Chunks += v.ChunkCount(r)
+		out[strings.Clone(vault)] = c
+		return true
+	})
+	v.Release()
 	m := s.mem
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make(map[string]VaultCount)
-	for _, d := range m.docs {
-		c := out[d.vault]
-		c.Documents++
-		c.Chunks += len(d.slots)
-		out[d.vault] = c
-	}
 	for _, vault := range m.failed {
 		c := out[vault]
 		c.Failed++

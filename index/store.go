@@ -14,6 +14,8 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/segment"
 )
 
 // schemaVersion is bumped whenever the key layout or a record encoding
@@ -21,8 +23,10 @@ import (
 // 2: graph records (g/); 3: graph stems; 4: chunk hashes in f/; 5: typed
 // entity mentions and facts from a model in g/, enrichment cache (y/); 6:
 // binary chunk, parent and graph records and a denser postings block
-// (codec.go, codec_chunk.go, codec_graph.go).
-const schemaVersion = 6
+// (codec.go, codec_chunk.go, codec_graph.go); 7: postings in segment files
+// (index/segment), f/ holds each note's segment record, the failed-document
+// list (e/) and the journal (j/, m/seq).
+const schemaVersion = 7
 
 // valueThreshold sends every value of at least this many bytes — chunk
 // records, postings blocks, graph and document records, vectors — to
@@ -46,21 +50,40 @@ var ErrLocked = errors.New("index: data directory is in use by another process")
 
 // Options configure a Store.
 type Options struct {
-	Dir    string // Badger directory
+	Dir    string // Badger directory; the segments live in its segments/
 	BM25   BM25
 	Logger *slog.Logger
-	// NoGraph skips building the entity graph (links, tags) of documents.
-	NoGraph bool
+	// Fields says which note fields are indexed (DefaultFields if zero).
+	Fields Fields
 }
 
-// Store is the Badger-backed index with its in-memory BM25 postings.
+// Store is the Badger-backed index with its in-memory BM25 postings, entity
+// graph and vector indexes.
+//
+// Locks, in the order they are taken (a lock is never taken while a later
+// one is held):
+//
+//  1. wmu (Store) — one document writer at a time (Apply, DropVault, Check,
+//     Close); guards stats. Held across the Badger commit of a batch.
+//  2. vecs.mu (vectorState, RW) — the vector spaces; writers are
+//     UseEmbedder, PutVectors, CollectVectors and SaveVectorSnapshots.
+//     wmu and vecs.mu are never held together.
+//  3. mem.mu (memIndex, RW) — the postings, chunk slots, document
+//     summaries, failed documents, content-hash map and the entity graph
+//     (index/graph). Always innermost: taken alone by queries, after wmu by
+//     Apply (once its transaction committed), after vecs.mu by the vector
+//     side, and (but for the load at open) never held while Badger or a
+//     file is read or written.
 type Store struct {
 	dir      string
 	db       *badger.DB
 	log      *slog.Logger
 	mem      *memIndex
+	lex      *segment.Set // the lexical index (lexical.go)
+	seq      uint64       // the journal's last sequence number; guarded by wmu
+	params   BM25
+	fields   Fields
 	an       *analyze.Analyzer
-	noGraph  bool
 	wmu      sync.Mutex    // one writer at a time; guards stats
 	stopGC   chan struct{} // closed by Close: ends collectGarbage
 	stopOnce sync.Once
@@ -111,12 +134,24 @@ func Open(opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
 	}
-	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New(), noGraph: opts.NoGraph}
-	if err := s.checkSchema(); err != nil {
+	if opts.Fields.Properties == nil && opts.Fields.IgnoreProperties == nil {
+		f := DefaultFields
+		f.Lang, f.Detect = opts.Fields.Lang, opts.Fields.Detect
+		opts.Fields = f
+	}
+	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(), an: analyze.New(),
+		params: opts.BM25, fields: opts.Fields}
+	fresh, err := s.checkSchema()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.openLexical(segmentsDir(opts.Dir), fresh); err != nil {
 		db.Close()
 		return nil, err
 	}
 	if err := s.load(); err != nil {
+		s.lex.Close()
 		db.Close()
 		return nil, err
 	}
@@ -139,6 +174,9 @@ func (s *Store) Close() error {
 	s.gcDone.Wait()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if err := s.lex.Close(); err != nil {
+		s.log.Warn("could not write the lexical index segments; they will be rebuilt from the journal at start", "err", err)
+	}
 	return s.db.Close()
 }
 
@@ -177,11 +215,14 @@ func (s *Store) gcValueLog() int {
 	}
 }
 
-func (s *Store) checkSchema() error {
+// checkSchema compares the stored schema with this build's; a store of
+// another schema is emptied. fresh reports an empty store (new or
+// emptied), whose segments must be discarded too.
+func (s *Store) checkSchema() (fresh bool, err error) {
 	want := schemaRecord{Schema: schemaVersion, Analyzer: analyze.Version}
 	var have schemaRecord
 	found := false
-	err := s.db.View(func(txn *badger.Txn) error {
+	err = s.db.View(func(txn *badger.Txn) error {
 		it, err := txn.Get(keySchema)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
@@ -193,28 +234,31 @@ func (s *Store) checkSchema() error {
 		return it.Value(func(v []byte) error { return json.Unmarshal(v, &have) })
 	})
 	if err != nil {
-		return fmt.Errorf("index: read schema: %w", err)
+		return false, fmt.Errorf("index: read schema: %w", err)
 	}
 	if found && have == want {
-		return nil
+		return false, nil
 	}
 	if found {
 		s.log.Warn("index format changed; rebuilding from the vaults",
 			"have_schema", have.Schema, "have_analyzer", have.Analyzer,
 			"want_schema", want.Schema, "want_analyzer", want.Analyzer)
 		if err := s.db.DropAll(); err != nil {
-			return fmt.Errorf("index: drop old index: %w", err)
+			return false, fmt.Errorf("index: drop old index: %w", err)
 		}
 		s.Rebuilt = true
 	}
 	b, _ := json.Marshal(want)
-	return s.db.Update(func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
+	return true, s.db.Update(func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
 }
 
-// load reads the statistics, forward records, documents and postings into
-// memory.
+// load reads the statistics, the failed documents and the entity graph
+// into memory; note data comes from the segments, not from document
+// records.
 func (s *Store) load() error {
 	m := s.mem
+	v := s.view()
+	defer v.Release()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return s.db.View(func(txn *badger.Txn) error {
@@ -225,55 +269,24 @@ func (s *Store) load() error {
 		} else if !errors.Is(err, badger.ErrKeyNotFound) {
 			return err
 		}
-		// Documents first (vault and path for filters), then forward records.
-		type ident struct {
-			vault, path, title string
-			doc                *Document
-		}
-		docs := make(map[DocID]ident)
-		if err := iterate(txn, nsPrefix(nsDoc), true, func(k, v []byte) error {
-			var d Document
-			if err := json.Unmarshal(v, &d); err != nil {
-				return fmt.Errorf("index: document %x: %w", k, err)
-			}
-			if d.Status == StatusOK {
-				docs[idFromKey(k)] = ident{d.Vault, d.Path, d.Title, &d}
-			} else {
-				m.failed[idFromKey(k)] = d.Vault
-			}
+		if err := iterate(txn, nsPrefix(nsFailed), true, func(k, val []byte) error {
+			m.failed[idFromKey(k)] = string(val)
 			return nil
 		}); err != nil {
 			return err
 		}
-		if err := iterate(txn, nsPrefix(nsGraph), true, func(k, v []byte) error {
+		return iterate(txn, nsPrefix(nsGraph), true, func(k, val []byte) error {
 			id := idFromKey(k)
-			d, ok := docs[id]
+			r, ok := v.Find(uint64(id))
 			if !ok {
 				return nil
 			}
-			var g graphRecord
-			if err := decodeGraph(v, &g); err != nil {
+			var g graph.Record
+			if err := decodeGraph(val, &g); err != nil {
 				return fmt.Errorf("index: graph of %s: %w", id, err)
 			}
-			m.graph.add(id, d.vault, d.path, d.title, &g)
-			return nil
-		}); err != nil {
-			return err
-		}
-		return iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
-			id := idFromKey(k)
-			d, ok := docs[id]
-			if !ok {
-				return nil
-			}
-			f, err := decodeForward(v)
-			if err != nil {
-				return fmt.Errorf("index: postings of %s: %w", id, err)
-			}
-			md := m.addDoc(id, d.doc, f)
-			for i, t := range f.terms {
-				m.addPostings(md, t, f.postings[i])
-			}
+			in := v.Info(r, false)
+			m.graph.Add(graph.DocID(id), in.Vault, in.Path, in.Title, v.ChunkCount(r), &g)
 			return nil
 		})
 	})

@@ -226,19 +226,20 @@ func (s *Store) PendingVectors(limit int) (sig string, out []PendingChunk, total
 	}
 	sig = target.sig
 	have := target.have
-	m := s.mem
-	m.mu.RLock()
-	for h, slots := range m.byHash {
-		if _, ok := have[h]; ok || len(slots) == 0 {
-			continue
+	lv := s.view()
+	seen := make(map[uint64]bool)
+	lv.EachChunk(func(id uint64, ord uint32, h uint64) bool {
+		if _, ok := have[h]; ok || seen[h] {
+			return true
 		}
+		seen[h] = true
 		total++
 		if len(out) < limit {
-			sl := m.slots[slots[0]]
-			out = append(out, PendingChunk{Hash: h, Ref: ChunkRef{Doc: sl.doc, Ord: sl.ord}})
+			out = append(out, PendingChunk{Hash: h, Ref: ChunkRef{Doc: DocID(id), Ord: ord}})
 		}
-	}
-	m.mu.RUnlock()
+		return true
+	})
+	lv.Release()
 	building := v.building != nil
 	v.mu.RUnlock()
 	if total == 0 && building {

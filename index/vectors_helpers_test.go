@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"context"
@@ -8,6 +8,10 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
+	"github.com/ragd/ragd/index/ingest"
 )
 
 // Two embedding spaces of the same embedder family: B is A with its
@@ -79,9 +83,9 @@ func textHash(text string) uint64 {
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
-func syncV(t testing.TB, s *Store, dir string, files map[string]string) SyncResult {
+func syncV(t testing.TB, s *index.Store, dir string, files map[string]string) ingest.SyncResult {
 	t.Helper()
-	res, err := s.Sync(context.Background(), SyncOptions{Vault: "v", Complete: true}, vaultFiles(t, dir, files))
+	res, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), ingest.SyncOptions{Vault: "v"}, indextest.WriteVault(t, dir, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +94,7 @@ func syncV(t testing.TB, s *Store, dir string, files map[string]string) SyncResu
 
 // liveTexts returns the text of every live chunk of vault "v" by hash, and
 // how many chunks there are.
-func liveTexts(t testing.TB, s *Store) (map[uint64]string, int) {
+func liveTexts(t testing.TB, s *index.Store) (map[uint64]string, int) {
 	t.Helper()
 	docs, err := s.Documents("v")
 	if err != nil {
@@ -99,11 +103,11 @@ func liveTexts(t testing.TB, s *Store) (map[uint64]string, int) {
 	out := map[uint64]string{}
 	n := 0
 	for _, d := range docs {
-		if d.Status != StatusOK {
+		if d.Status != index.StatusOK {
 			continue
 		}
 		for ord := range d.Chunks {
-			cs, err := s.Chunks([]ChunkRef{{d.ID, uint32(ord)}})
+			cs, err := s.Chunks([]index.ChunkRef{{d.ID, uint32(ord)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +120,7 @@ func liveTexts(t testing.TB, s *Store) (map[uint64]string, int) {
 
 // pendingTexts lists every pending chunk with its text, checking that each
 // pending hash is its chunk's text hash and that no text is listed twice.
-func pendingTexts(t testing.TB, s *Store) (string, map[uint64]string, int) {
+func pendingTexts(t testing.TB, s *index.Store) (string, map[uint64]string, int) {
 	t.Helper()
 	sig, pend, total := s.PendingVectors(1 << 20)
 	if len(pend) != total {
@@ -124,7 +128,7 @@ func pendingTexts(t testing.TB, s *Store) (string, map[uint64]string, int) {
 	}
 	out := map[uint64]string{}
 	for _, p := range pend {
-		cs, err := s.Chunks([]ChunkRef{p.Ref})
+		cs, err := s.Chunks([]index.ChunkRef{p.Ref})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +148,7 @@ func pendingTexts(t testing.TB, s *Store) (string, map[uint64]string, int) {
 
 // embedPending puts vectors for up to n pending chunks (all when n < 0) in
 // one PutVectors call and reports whether it swapped spaces.
-func embedPending(t testing.TB, s *Store, n int, embed func(string) []float32) (int, bool) {
+func embedPending(t testing.TB, s *index.Store, n int, embed func(string) []float32) (int, bool) {
 	t.Helper()
 	sig, texts, _ := pendingTexts(t, s)
 	hashes := make([]uint64, 0, len(texts))
@@ -166,7 +170,7 @@ func embedPending(t testing.TB, s *Store, n int, embed func(string) []float32) (
 	return len(hashes), swapped
 }
 
-func vsearch(t testing.TB, s *Store, sig string, q []float32, k int, filter Filter) []Hit {
+func vsearch(t testing.TB, s *index.Store, sig string, q []float32, k int, filter index.Filter) []index.Hit {
 	t.Helper()
 	hs, err := s.VectorSearch(sig, q, k, filter)
 	if err != nil {
@@ -175,7 +179,7 @@ func vsearch(t testing.TB, s *Store, sig string, q []float32, k int, filter Filt
 	return hs
 }
 
-func hitPaths(hs []Hit) []string {
+func hitPaths(hs []index.Hit) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
 		out[i] = h.Path
@@ -194,9 +198,9 @@ func cosine(a, b []float32) float64 {
 }
 
 // hitText loads the text of a hit's chunk.
-func hitText(t testing.TB, s *Store, h Hit) string {
+func hitText(t testing.TB, s *index.Store, h index.Hit) string {
 	t.Helper()
-	cs, err := s.Chunks([]ChunkRef{h.Ref})
+	cs, err := s.Chunks([]index.ChunkRef{h.Ref})
 	if err != nil || cs[0].Ref != h.Ref {
 		t.Fatalf("chunk of hit %+v: %v", h, err)
 	}
@@ -204,9 +208,9 @@ func hitText(t testing.TB, s *Store, h Hit) string {
 }
 
 // builtStore is a store over vecCorpus with space A complete.
-func builtStore(t testing.TB, dir string) *Store {
+func builtStore(t testing.TB, dir string) *index.Store {
 	t.Helper()
-	s := openStore(t, dir)
+	s := indextest.Open(t, dir)
 	syncV(t, s, t.TempDir(), vecCorpus)
 	if err := s.UseEmbedder(sigA, 4); err != nil {
 		t.Fatal(err)
@@ -230,9 +234,9 @@ func notGarden(_, p string) bool { return p != "garden.md" }
 // after a reopen. Hits of equal score (the notes sharing a text always
 // tie) are put in chunk order: the index does not promise an order among
 // them, so no k cuts through a tie.
-func probe(t testing.TB, s *Store, sig string) [][]Hit {
+func probe(t testing.TB, s *index.Store, sig string) [][]index.Hit {
 	t.Helper()
-	out := [][]Hit{
+	out := [][]index.Hit{
 		vsearch(t, s, sig, qGarden, 3, nil),
 		vsearch(t, s, sig, qTravel, 7, notGarden), // every chunk outside the garden note
 		vsearch(t, s, sig, qBread, 2, nil),

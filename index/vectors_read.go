@@ -38,58 +38,74 @@ func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]H
 	if len(q) != sp.dims {
 		return nil, errors.New("index: query vector has the wrong number of dimensions")
 	}
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+	lv := s.view()
+	defer lv.Release()
+	// refs lists the live chunks holding a text, in chunk order.
+	refs := func(h uint64) []ChunkRef {
+		var out []ChunkRef
+		lv.ChunksByHash(h, func(id uint64, ord uint32) { out = append(out, ChunkRef{DocID(id), ord}) })
+		slices.SortFunc(out, func(a, b ChunkRef) int {
+			switch {
+			case a.less(b):
+				return -1
+			case b.less(a):
+				return 1
+			}
+			return 0
+		})
+		return out
+	}
 	allowed := make(map[DocID]bool)
-	inScope := func(slot uint32) bool {
-		sl := m.slots[slot]
+	inScope := func(r ChunkRef) bool {
 		if filter == nil {
 			return true
 		}
-		ok, seen := allowed[sl.doc]
+		ok, seen := allowed[r.Doc]
 		if !seen {
-			d := m.docs[sl.doc]
-			ok = d != nil && filter(d.vault, d.path)
-			allowed[sl.doc] = ok
+			if at, found := lv.Find(uint64(r.Doc)); found {
+				in := lv.Info(at, false)
+				ok = filter(in.Vault, in.Path)
+			}
+			allowed[r.Doc] = ok
 		}
 		return ok
 	}
 	keep := func(h vector.Key) bool {
-		for _, sl := range m.byHash[h] {
-			if inScope(sl) {
+		for _, r := range refs(h) {
+			if inScope(r) {
 				return true
 			}
 		}
 		return false
 	}
 	ns := sp.idx.Search(q, k, keep)
+	first := func(h uint64) ChunkRef {
+		if rs := refs(h); len(rs) > 0 {
+			return rs[0]
+		}
+		return ChunkRef{}
+	}
 	// Equal scores (and the chunks sharing one text) are ordered by chunk,
 	// as BM25 orders its ties, so results do not depend on memory layout.
 	sort.SliceStable(ns, func(i, j int) bool {
 		if ns[i].Score != ns[j].Score {
 			return ns[i].Score > ns[j].Score
 		}
-		return firstRef(m, ns[i].Key).less(firstRef(m, ns[j].Key))
+		return first(ns[i].Key).less(first(ns[j].Key))
 	})
 	out := make([]Hit, 0, len(ns))
 	for _, n := range ns {
-		slots := slices.Clone(m.byHash[n.Key])
-		slices.SortFunc(slots, func(a, b uint32) int {
-			ra, rb := ChunkRef{m.slots[a].doc, m.slots[a].ord}, ChunkRef{m.slots[b].doc, m.slots[b].ord}
-			switch {
-			case ra.less(rb):
-				return -1
-			case rb.less(ra):
-				return 1
-			}
-			return 0
-		})
-		for _, slot := range slots {
-			if !inScope(slot) {
+		for _, r := range refs(n.Key) {
+			if !inScope(r) {
 				continue
 			}
-			out = append(out, m.hit(slot, float64(n.Score)))
+			at, ok := lv.Find(uint64(r.Doc))
+			if !ok {
+				continue
+			}
+			if h, ok := hitAt(lv, at, r.Ord, float64(n.Score)); ok {
+				out = append(out, h)
+			}
 			if len(out) == k {
 				return out, nil
 			}
@@ -98,31 +114,7 @@ func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]H
 	return out, nil
 }
 
-// firstRef is the smallest chunk holding a text hash. Callers hold mu.
-func firstRef(m *memIndex, h uint64) ChunkRef {
-	var best ChunkRef
-	for i, s := range m.byHash[h] {
-		r := ChunkRef{m.slots[s].doc, m.slots[s].ord}
-		if i == 0 || r.less(best) {
-			best = r
-		}
-	}
-	return best
-}
-
 func (c ChunkRef) less(o ChunkRef) bool { return c.Doc < o.Doc || c.Doc == o.Doc && c.Ord < o.Ord }
-
-// hit describes a live slot as a search hit. Callers hold mu.
-func (m *memIndex) hit(slot uint32, score float64) Hit {
-	sl := m.slots[slot]
-	d := m.docs[sl.doc]
-	h := Hit{Ref: ChunkRef{sl.doc, sl.ord}, Vault: d.vault, Path: d.path, Title: d.title,
-		LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Score: score, Parent: sl.parent}
-	if int(sl.parent) < len(d.headings) {
-		h.Heading = d.headings[sl.parent]
-	}
-	return h
-}
 
 // ChunkVectors returns the stored vectors, in the active space, of a
 // document's chunks (for "similar notes"); chunks without one are skipped.
@@ -138,15 +130,16 @@ func (s *Store) ChunkVectors(vault, path string) ([][]float32, error) {
 	if err != nil || doc == nil {
 		return nil, err
 	}
-	m := s.mem
-	m.mu.RLock()
+	lv := s.view()
 	var hashes []uint64
-	if d := m.docs[doc.ID]; d != nil {
-		for _, slot := range d.slots {
-			hashes = append(hashes, m.slots[slot].hash)
+	if r, ok := lv.Find(uint64(doc.ID)); ok {
+		for ord := range lv.ChunkCount(r) {
+			if c, ok := lv.Chunk(r, uint32(ord)); ok {
+				hashes = append(hashes, c.Hash)
+			}
 		}
 	}
-	m.mu.RUnlock()
+	lv.Release()
 	return s.readVectors(sp.id, hashes)
 }
 

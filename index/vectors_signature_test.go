@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
 )
 
 func TestVectorsSignatureChangeSwapsWhenComplete(t *testing.T) {
@@ -16,7 +19,7 @@ func TestVectorsSignatureChangeSwapsWhenComplete(t *testing.T) {
 	if err := s.SaveVectorSnapshots(); err != nil {
 		t.Fatal(err)
 	}
-	snapA := s.snapshotPath(SpaceID(sigA))
+	snapA := s.SnapshotPath(index.SpaceID(sigA))
 	if _, err := os.Stat(snapA); err != nil {
 		t.Fatalf("snapshot of A: %v", err)
 	}
@@ -42,7 +45,7 @@ func TestVectorsSignatureChangeSwapsWhenComplete(t *testing.T) {
 	if got := probe(t, s, sigA); !reflect.DeepEqual(got, wantA) {
 		t.Errorf("A changed while B was being built:\n got %+v\nwant %+v", got, wantA)
 	}
-	if _, err := s.VectorSearch(sigB, qGarden, 3, nil); !errors.Is(err, ErrNoVectors) {
+	if _, err := s.VectorSearch(sigB, qGarden, 3, nil); !errors.Is(err, index.ErrNoVectors) {
 		t.Errorf("half-built B answered: %v", err)
 	}
 	if st := s.VectorStats(); st.Active != sigA || st.Building != sigB || st.Built != 3 || st.Pending != 4 {
@@ -60,7 +63,7 @@ func TestVectorsSignatureChangeSwapsWhenComplete(t *testing.T) {
 	if len(hs) != 1 || hs[0].Path != "backup.md" || hitText(t, s, hs[0]) != tRestic {
 		t.Errorf("B's nearest to %v = %+v, want the restic chunk (B permutes A)", qGarden, hs)
 	}
-	if _, err := s.VectorSearch(sigA, qGarden, 3, nil); !errors.Is(err, ErrNoVectors) {
+	if _, err := s.VectorSearch(sigA, qGarden, 3, nil); !errors.Is(err, index.ErrNoVectors) {
 		t.Errorf("A still answers after the swap: %v", err)
 	}
 	st = s.VectorStats()
@@ -94,7 +97,7 @@ func TestVectorsSignatureChangeSwapsWhenComplete(t *testing.T) {
 
 	// The swap is durable.
 	s.Close()
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	if err := s.UseEmbedder(sigB, 4); err != nil {
 		t.Fatal(err)
 	}
@@ -106,9 +109,9 @@ func TestVectorsSignatureChangeSwapsWhenComplete(t *testing.T) {
 	}
 }
 
-func mustStored(t testing.TB, s *Store, sig string) []uint64 {
+func mustStored(t testing.TB, s *index.Store, sig string) []uint64 {
 	t.Helper()
-	hs, err := s.storedHashes(SpaceID(sig))
+	hs, err := s.StoredHashes(index.SpaceID(sig))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +128,7 @@ func TestVectorsBuildResumesAfterRestart(t *testing.T) {
 	embedPending(t, s, 2, embedB(t))
 	s.Close()
 
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	defer s.Close()
 	if err := s.UseEmbedder(sigB, 4); err != nil {
 		t.Fatal(err)
@@ -182,7 +185,7 @@ func TestVectorsAbandonedBuildIsDropped(t *testing.T) {
 // complete without another put; it must still take over.
 func TestVectorsSwapWhenDeletesCompleteTheBuild(t *testing.T) {
 	vault := t.TempDir()
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncV(t, s, vault, vecCorpus)
 	if err := s.UseEmbedder(sigA, 4); err != nil {

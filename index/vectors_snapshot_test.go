@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
 )
 
 func TestVectorSnapshotReopen(t *testing.T) {
@@ -21,9 +24,9 @@ func TestVectorSnapshotReopen(t *testing.T) {
 		t.Fatalf("snapshots after Close = %v", snaps)
 	}
 
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	defer s.Close()
-	if _, err := s.VectorSearch(sigA, qGarden, 1, nil); !errors.Is(err, ErrNoVectors) {
+	if _, err := s.VectorSearch(sigA, qGarden, 1, nil); !errors.Is(err, index.ErrNoVectors) {
 		t.Errorf("vectors served before UseEmbedder: %v", err)
 	}
 	if err := s.UseEmbedder(sigA, 4); err != nil {
@@ -64,7 +67,7 @@ func TestVectorSnapshotCorruptIsRebuilt(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			s = openStore(t, dir)
+			s = indextest.Open(t, dir)
 			if err := s.UseEmbedder(sigA, 4); err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +79,7 @@ func TestVectorSnapshotCorruptIsRebuilt(t *testing.T) {
 			}
 			// The rebuilt index is saved: the next start is clean.
 			s.Close()
-			s = openStore(t, dir)
+			s = indextest.Open(t, dir)
 			defer s.Close()
 			if err := s.UseEmbedder(sigA, 4); err != nil {
 				t.Fatal(err)
@@ -93,7 +96,7 @@ func TestVectorSnapshotCorruptIsRebuilt(t *testing.T) {
 
 func TestVectorSnapshotStaleIsCaughtUp(t *testing.T) {
 	dir, vault := t.TempDir(), t.TempDir()
-	s := openStore(t, dir)
+	s := indextest.Open(t, dir)
 	syncV(t, s, vault, vecCorpus)
 	if err := s.UseEmbedder(sigA, 4); err != nil {
 		t.Fatal(err)
@@ -111,7 +114,7 @@ func TestVectorSnapshotStaleIsCaughtUp(t *testing.T) {
 
 	// Reopen, index a new note and drop the vectors of an edited one, as
 	// a run that then dies without saving its snapshot would.
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	if err := s.UseEmbedder(sigA, 4); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +135,7 @@ func TestVectorSnapshotStaleIsCaughtUp(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	defer s.Close()
 	if err := s.UseEmbedder(sigA, 4); err != nil {
 		t.Fatal(err)

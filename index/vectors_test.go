@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"errors"
@@ -10,10 +10,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
 )
 
 func TestVectorsPendingPutAndSearch(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncV(t, s, t.TempDir(), vecCorpus)
 
@@ -21,7 +24,7 @@ func TestVectorsPendingPutAndSearch(t *testing.T) {
 	if sig, p, n := s.PendingVectors(10); sig != "" || len(p) != 0 || n != 0 {
 		t.Fatalf("pending without an embedder = %q %v %d", sig, p, n)
 	}
-	if _, err := s.VectorSearch(sigA, qGarden, 3, nil); !errors.Is(err, ErrNoVectors) {
+	if _, err := s.VectorSearch(sigA, qGarden, 3, nil); !errors.Is(err, index.ErrNoVectors) {
 		t.Fatalf("search without an embedder: %v, want ErrNoVectors", err)
 	}
 
@@ -122,7 +125,7 @@ func TestVectorsPendingPutAndSearch(t *testing.T) {
 	}
 
 	// Another space, or a query of the wrong size, is refused.
-	if _, err := s.VectorSearch(sigB, qGarden, 3, nil); !errors.Is(err, ErrNoVectors) {
+	if _, err := s.VectorSearch(sigB, qGarden, 3, nil); !errors.Is(err, index.ErrNoVectors) {
 		t.Errorf("search in another space: %v, want ErrNoVectors", err)
 	}
 	if _, err := s.VectorSearch(sigA, []float32{1, 0}, 3, nil); err == nil {
@@ -132,7 +135,7 @@ func TestVectorsPendingPutAndSearch(t *testing.T) {
 
 func TestVectorsReusedByContent(t *testing.T) {
 	vault := t.TempDir()
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncV(t, s, vault, vecCorpus)
 	if err := s.UseEmbedder(sigA, 4); err != nil {

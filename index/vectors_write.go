@@ -59,15 +59,15 @@ func (s *Store) PutVectors(sig string, hashes []uint64, vecs [][]float32) (swapp
 
 // complete reports whether sp has a vector for every live chunk text.
 func (s *Store) complete(sp *space) bool {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	for h := range m.byHash {
-		if _, ok := sp.have[h]; !ok {
-			return false
-		}
-	}
-	return true
+	v := s.view()
+	defer v.Release()
+	complete := true
+	v.EachChunk(func(_ uint64, _ uint32, h uint64) bool {
+		_, ok := sp.have[h]
+		complete = ok
+		return ok
+	})
+	return complete
 }
 
 // swapLocked makes the space being built the active one, atomically for
@@ -103,14 +103,13 @@ func (s *Store) CollectVectors() (int, error) {
 			continue
 		}
 		var dead []uint64
-		m := s.mem
-		m.mu.RLock()
+		lv := s.view()
 		for h := range sp.have {
-			if len(m.byHash[h]) == 0 {
+			if !lv.HasHash(h) {
 				dead = append(dead, h)
 			}
 		}
-		m.mu.RUnlock()
+		lv.Release()
 		for len(dead) > 0 {
 			batch := dead[:min(len(dead), 10000)]
 			dead = dead[len(batch):]

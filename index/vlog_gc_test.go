@@ -1,4 +1,4 @@
-package index
+package index_test
 
 import (
 	"context"
@@ -7,15 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
+	"github.com/ragd/ragd/index/ingest"
 )
 
 // Replaced records leave garbage in the value log; gcValueLog reclaims it
 // and the index stays whole.
 func TestValueLogGarbageIsCollected(t *testing.T) {
-	defer func(n int64) { valueLogFileSize = n }(valueLogFileSize)
-	valueLogFileSize = 1 << 20
+	defer index.SetValueLogFileSize(1 << 20)()
 	vault, dir := t.TempDir(), t.TempDir()
-	write := func(version string) []File {
+	write := func(version string) []ingest.File {
 		notes := map[string]string{}
 		for i := range 40 {
 			var b strings.Builder
@@ -24,7 +27,7 @@ func TestValueLogGarbageIsCollected(t *testing.T) {
 			}
 			notes[fmt.Sprintf("n%02d.md", i)] = b.String()
 		}
-		return vaultFiles(t, vault, notes)
+		return indextest.WriteVault(t, vault, notes)
 	}
 	vlogBytes := func() int64 {
 		var n int64
@@ -37,23 +40,23 @@ func TestValueLogGarbageIsCollected(t *testing.T) {
 		return n
 	}
 	ctx := context.Background()
-	var s *Store
+	var s *index.Store
 	for _, v := range []string{"first", "second", "third"} {
 		// Each edition's keys reach a table of their own (Close flushes
 		// the memtable), so compaction sees the replaced versions.
-		s = openStore(t, dir)
-		if _, err := s.Sync(ctx, SyncOptions{Vault: "v", Complete: true}, write(v)); err != nil {
+		s = indextest.Open(t, dir)
+		if _, err := ingest.New(s, ingest.Options{}).Sync(ctx, ingest.SyncOptions{Vault: "v"}, write(v)); err != nil {
 			t.Fatal(err)
 		}
 		s.Close()
 	}
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	defer s.Close()
-	if err := s.db.Flatten(1); err != nil { // compaction counts the garbage
+	if err := s.Flatten(1); err != nil { // compaction counts the garbage
 		t.Fatal(err)
 	}
 	before := vlogBytes()
-	if n := s.gcValueLog(); n == 0 {
+	if n := s.GCValueLog(); n == 0 {
 		t.Fatalf("nothing collected from %d bytes of value log", before)
 	}
 	if after := vlogBytes(); after >= before {
@@ -62,14 +65,14 @@ func TestValueLogGarbageIsCollected(t *testing.T) {
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if got := search(t, s, "word5third"); len(got) == 0 {
+	if got := indextest.Search(t, s, "word5third"); len(got) == 0 {
 		t.Error("the last edition is not found")
 	}
-	if got := search(t, s, "word5first"); len(got) != 0 {
+	if got := indextest.Search(t, s, "word5first"); len(got) != 0 {
 		t.Errorf("the first edition is still found: %v", got)
 	}
 	hits := s.Search([]string{"paragraph"}, 3, nil)
-	refs := make([]ChunkRef, len(hits))
+	refs := make([]index.ChunkRef, len(hits))
 	for i, h := range hits {
 		refs[i] = h.Ref
 	}

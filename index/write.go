@@ -6,6 +6,9 @@ import (
 	"fmt"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/segment"
 )
 
 // Op is one change to the index: Put stores a prepared document (replacing
@@ -16,6 +19,21 @@ type Op struct {
 	Vault string
 	Path  string
 }
+
+// Encode encodes p's records into the bytes Apply will store, so that the
+// work is done off the write path (by ingestion's workers), and releases
+// the chunk texts the encoded records now hold. A document that cannot be
+// encoded becomes the record of a failed file.
+func (p *Prepared) Encode() {
+	if err := p.encode(); err != nil {
+		p.markFailed("cannot encode: " + err.Error())
+	}
+	p.dropText()
+}
+
+// Graph is the note's part of the entity graph, for ingestion to add a
+// model's entities to before the document is written.
+func (p *Prepared) Graph() *graph.Record { return &p.graph }
 
 // entry is one staged key write; del means delete.
 type entry struct {
@@ -28,9 +46,8 @@ type change struct {
 	id       DocID
 	vault    string
 	path     string
-	oldTerms []string // postings to remove (nil if nothing was searchable)
-	oldOK    bool
-	oldFail  bool
+	oldOK    bool // the path held a searchable document
+	oldFail  bool // the path held a failed document
 	oldStats Stats
 	put      *Prepared
 }
@@ -59,11 +76,19 @@ func (s *Store) Apply(ops []Op) error {
 		if err := txn.Set(keyStats, b); err != nil {
 			return fmt.Errorf("index: stats: %w", err)
 		}
+		ids := make([]DocID, len(pending))
+		for i, ch := range pending {
+			ids[i] = ch.id
+		}
+		if err := journal(txn, s.seq+1, ids); err != nil {
+			return fmt.Errorf("index: journal: %w", err)
+		}
 		if err := txn.Commit(); err != nil {
 			return fmt.Errorf("index: commit: %w", err)
 		}
+		s.seq++
 		s.stats = stats
-		s.applyMem(pending)
+		s.applyMem(pending, s.seq)
 		pending, size, count = pending[:0], 0, 0
 		txn = s.db.NewTransaction(true)
 		return nil
@@ -165,18 +190,14 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 			for ord := 0; ord < old.Parents; ord++ {
 				ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(ord)), del: true})
 			}
-			ch.oldFail = old.Status == StatusFailed
-		}
-		fwd, err := getForward(txn, id)
-		if err != nil {
-			return nil, ch, err
-		}
-		if fwd != nil {
-			ents = append(ents, entry{key: forwardKey(id), del: true}, entry{key: docChildPrefix(nsGraph, id), del: true})
-			if old != nil && old.Status == StatusOK {
+			switch old.Status {
+			case StatusOK:
+				ents = append(ents, entry{key: forwardKey(id), del: true}, entry{key: docChildPrefix(nsGraph, id), del: true})
 				ch.oldOK = true
-				ch.oldTerms = fwd.terms
-				ch.oldStats = (&Prepared{Doc: *old, Chunks: make([]Chunk, len(fwd.chunks))}).stats()
+				ch.oldStats = Stats{Docs: 1, Chunks: int64(old.Chunks)}
+			default:
+				ents = append(ents, entry{key: failedKey(id), del: true})
+				ch.oldFail = true
 			}
 		}
 	}
@@ -195,6 +216,7 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	copy(idb[:], docKey(id)[2:])
 	ents = append(ents, entry{key: pathKey(vault, path), val: idb[:]}, entry{key: docKey(id), val: p.enc.doc})
 	if p.Doc.Status != StatusOK {
+		ents = append(ents, entry{key: failedKey(id), val: []byte(vault)})
 		return ents, ch, nil
 	}
 	for i := range p.Chunks {
@@ -204,7 +226,10 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	for i := range p.Parents {
 		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: p.enc.parents[i]})
 	}
-	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
+	p.note.ID = uint64(id)
+	fwd := append([]byte(nil), p.enc.fwd...)
+	segment.SetNoteID(fwd, uint64(id))
+	ents = append(ents, entry{key: forwardKey(id), val: fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
 	return ents, ch, nil
 }
 
@@ -254,45 +279,31 @@ func getDoc(txn *badger.Txn, id DocID) (*Document, error) {
 	return &d, nil
 }
 
-func getForward(txn *badger.Txn, id DocID) (*forward, error) {
-	it, err := txn.Get(forwardKey(id))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var f *forward
-	err = it.Value(func(v []byte) error {
-		var err error
-		f, err = decodeForward(v)
-		return err
-	})
-	return f, err
-}
-
-// applyMem brings the in-memory postings in line with committed changes.
-func (s *Store) applyMem(chs []change) {
+// applyMem brings memory in line with a committed transaction, sequence
+// number seq: the graph and failed documents, then the segments.
+func (s *Store) applyMem(chs []change, seq uint64) {
+	var dels []uint64
+	var puts []*segment.Note
 	m := s.mem
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.gen++
 	for _, ch := range chs {
 		if ch.oldOK {
-			m.removeDoc(ch.id, ch.oldTerms)
-			m.graph.remove(ch.id)
+			m.graph.Remove(graph.DocID(ch.id))
 		}
 		delete(m.failed, ch.id)
-		if p := ch.put; p != nil && p.Doc.Status != StatusOK {
+		p := ch.put
+		switch {
+		case p == nil:
+			dels = append(dels, uint64(ch.id))
+		case p.Doc.Status != StatusOK:
 			m.failed[ch.id] = ch.vault
-		}
-		if p := ch.put; p != nil && p.Doc.Status == StatusOK {
-			m.graph.add(ch.id, ch.vault, ch.path, p.Doc.Title, &p.graph)
-			fwd := forwardOf(p.note)
-			d := m.addDoc(ch.id, &p.Doc, fwd)
-			for i, t := range fwd.terms {
-				m.addPostings(d, t, fwd.postings[i])
-			}
+			dels = append(dels, uint64(ch.id))
+		default:
+			m.graph.Add(graph.DocID(ch.id), ch.vault, ch.path, p.Doc.Title, len(p.Chunks), &p.graph)
+			puts = append(puts, p.note)
 		}
 	}
+	m.mu.Unlock()
+	s.lex.Apply(seq, dels, puts)
 }

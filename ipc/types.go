@@ -72,8 +72,12 @@ type Result struct {
 
 // State values of StatusResponse.State.
 const (
-	StateIndexing = "indexing"
-	StateIdle     = "idle"
+	StateIndexing = "indexing" // files are being (or are queued to be) indexed
+	// StateEmbedding: every file is indexed (searchable by keywords) but
+	// chunks still wait for vectors (Vector.Pending), also while the
+	// embedder is failing (Vector.LastError says why).
+	StateEmbedding = "embedding"
+	StateIdle      = "idle" // nothing left to do
 )
 
 // StatusResponse is the answer to GET /v1/status.

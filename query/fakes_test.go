@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -92,7 +93,7 @@ func (f *fakeIndex) Search(terms []string, k int, filter index.Filter) []index.H
 	return take(f.lex, k, filter)
 }
 
-func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch) {
+func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match) {
 	f.record(ipc.ChannelGraph, terms, k, filter)
 	return take(f.graph, k, filter), nil
 }

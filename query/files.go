@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -122,7 +123,7 @@ func (e *Engine) ResolveNote(vault, p string) (string, string, error) {
 
 // noteFinder is the part of the index that resolves a note's name.
 type noteFinder interface {
-	FindNotes(vault, name string) ([]index.NoteRef, error)
+	FindNotes(vault, name string) ([]graph.NoteRef, error)
 }
 
 // resolveName resolves p as a note's file name, title or alias, when it is
@@ -140,7 +141,7 @@ func (e *Engine) resolveName(vault, p string) (string, string, error) {
 		return "", "", ipc.NotFound("%s is not indexed in %s", p, where)
 	}
 	notes, err := nf.FindNotes(vault, p)
-	var none *index.ErrNoSuchNote
+	var none *graph.ErrNoSuchNote
 	switch {
 	case errors.As(err, &none):
 		return "", "", ipc.NotFound("%s is not indexed in %s, and no note has that title, file name or alias", p, where)

@@ -5,17 +5,17 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
 // GraphIndex is what graph queries read of the entity graph.
 type GraphIndex interface {
-	Backlinks(vault, note string) ([]index.LinkRef, error)
-	Links(vault, note string) ([]index.LinkRef, error)
-	Unresolved(vault string) []index.LinkRef
-	Neighbors(vault, entity string, hops int) ([]index.EntityInfo, error)
-	Entities(vault, typ string) []index.EntityInfo
+	Backlinks(vault, note string) ([]graph.LinkRef, error)
+	Links(vault, note string) ([]graph.LinkRef, error)
+	Unresolved(vault string) []graph.LinkRef
+	Neighbors(vault, entity string, hops int) ([]graph.EntityInfo, error)
+	Entities(vault, typ string) []graph.EntityInfo
 }
 
 // Graph query limits.
@@ -40,8 +40,8 @@ func (e *Engine) Graph(ctx context.Context, gi GraphIndex, req ipc.GraphRequest)
 	if limit <= 0 || limit > DefaultGraphLimit {
 		limit = DefaultGraphLimit
 	}
-	var links []index.LinkRef
-	var ents []index.EntityInfo
+	var links []graph.LinkRef
+	var ents []graph.EntityInfo
 	var err error
 	switch req.Query {
 	case ipc.GraphBacklinks, ipc.GraphLinks:
@@ -73,7 +73,7 @@ func (e *Engine) Graph(ctx context.Context, gi GraphIndex, req ipc.GraphRequest)
 	default:
 		return nil, ipc.NotFound("no graph query %q: use backlinks, links, neighbors, entities or unresolved", req.Query)
 	}
-	var nf *index.ErrNoSuchNote
+	var nf *graph.ErrNoSuchNote
 	if errors.As(err, &nf) {
 		return nil, ipc.NotFound("%w", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -13,24 +13,24 @@ import (
 // records the hops it was asked for.
 type fakeGraph struct{ hops int }
 
-var twoLinks = []index.LinkRef{{Vault: "v", Source: "a.md", Relation: index.Relation{Raw: "b"}},
-	{Vault: "v", Source: "c.md", Relation: index.Relation{Raw: "b"}}}
+var twoLinks = []graph.LinkRef{{Vault: "v", Source: "a.md", Relation: graph.Relation{Raw: "b"}},
+	{Vault: "v", Source: "c.md", Relation: graph.Relation{Raw: "b"}}}
 
-func (g *fakeGraph) Backlinks(_, note string) ([]index.LinkRef, error) {
+func (g *fakeGraph) Backlinks(_, note string) ([]graph.LinkRef, error) {
 	if note == "missing" {
-		return nil, &index.ErrNoSuchNote{Name: note}
+		return nil, &graph.ErrNoSuchNote{Name: note}
 	}
 	return twoLinks, nil
 }
-func (g *fakeGraph) Links(string, string) ([]index.LinkRef, error) {
+func (g *fakeGraph) Links(string, string) ([]graph.LinkRef, error) {
 	return nil, errors.New("disk on fire")
 }
-func (g *fakeGraph) Unresolved(string) []index.LinkRef { return twoLinks }
-func (g *fakeGraph) Neighbors(_, _ string, hops int) ([]index.EntityInfo, error) {
+func (g *fakeGraph) Unresolved(string) []graph.LinkRef { return twoLinks }
+func (g *fakeGraph) Neighbors(_, _ string, hops int) ([]graph.EntityInfo, error) {
 	g.hops = hops
-	return []index.EntityInfo{{Vault: "v", Type: "note", Name: "b"}}, nil
+	return []graph.EntityInfo{{Vault: "v", Type: "note", Name: "b"}}, nil
 }
-func (g *fakeGraph) Entities(string, string) []index.EntityInfo { return nil }
+func (g *fakeGraph) Entities(string, string) []graph.EntityInfo { return nil }
 
 func TestGraphChecksItsArguments(t *testing.T) {
 	e := NewEngine(newFakeIndex()).WithVaults(map[string]string{"v": "/v"})

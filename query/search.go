@@ -29,6 +29,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -36,7 +37,7 @@ import (
 type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
-	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []index.GraphMatch)
+	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match)
 	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
 	Embedded(inScope index.Filter) map[[2]string]bool
 	MetaFilter(tags []string, after, before time.Time) index.Filter

@@ -9,14 +9,15 @@ import (
 	"strings"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
 // SimilarIndex is what "similar notes" needs beyond Index.
 type SimilarIndex interface {
 	ChunkVectors(vault, path string) ([][]float32, error)
-	Backlinks(vault, note string) ([]index.LinkRef, error)
-	Links(vault, note string) ([]index.LinkRef, error)
+	Backlinks(vault, note string) ([]graph.LinkRef, error)
+	Links(vault, note string) ([]graph.LinkRef, error)
 	Document(vault, path string) (*index.Document, error)
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -18,15 +19,15 @@ type fakeSimilar struct {
 	docErr    error
 	vecs      [][]float32
 	vecErr    error
-	links     []index.LinkRef
-	backlinks []index.LinkRef
+	links     []graph.LinkRef
+	backlinks []graph.LinkRef
 }
 
 func (f *fakeSimilar) ChunkVectors(string, string) ([][]float32, error) { return f.vecs, f.vecErr }
-func (f *fakeSimilar) Backlinks(string, string) ([]index.LinkRef, error) {
+func (f *fakeSimilar) Backlinks(string, string) ([]graph.LinkRef, error) {
 	return f.backlinks, nil
 }
-func (f *fakeSimilar) Links(string, string) ([]index.LinkRef, error) { return f.links, nil }
+func (f *fakeSimilar) Links(string, string) ([]graph.LinkRef, error) { return f.links, nil }
 func (f *fakeSimilar) Document(vault, path string) (*index.Document, error) {
 	return f.docs[[2]string{vault, path}], f.docErr
 }
@@ -48,8 +49,8 @@ func similarFixture() (*fakeIndex, *fakeSimilar) {
 			{"v", "broken.md"}: {Vault: "v", Path: "broken.md", Status: index.StatusFailed},
 		},
 		vecs:  [][]float32{{1, 0}, {0, 1}},
-		links: []index.LinkRef{{Vault: "v", Source: "a.md", Resolved: []string{"b.md", "a.md"}}},
-		backlinks: []index.LinkRef{
+		links: []graph.LinkRef{{Vault: "v", Source: "a.md", Resolved: []string{"b.md", "a.md"}}},
+		backlinks: []graph.LinkRef{
 			{Vault: "v", Source: "e.md"}, {Vault: "v", Source: "c.md"}, {Vault: "v", Source: "a.md"},
 		},
 	}
@@ -136,8 +137,8 @@ func TestSimilarCombinesChannelsAndNeverReturnsItself(t *testing.T) {
 func TestSimilarIsDeterministic(t *testing.T) {
 	f, six := similarFixture()
 	// Several link-only notes make the difference visible.
-	six.backlinks = append(six.backlinks, index.LinkRef{Vault: "v", Source: "f.md"}, index.LinkRef{Vault: "v", Source: "g.md"},
-		index.LinkRef{Vault: "v", Source: "h.md"})
+	six.backlinks = append(six.backlinks, graph.LinkRef{Vault: "v", Source: "f.md"}, graph.LinkRef{Vault: "v", Source: "g.md"},
+		graph.LinkRef{Vault: "v", Source: "h.md"})
 	e := NewEngine(f).WithEmbedder(&fakeEmbedder{sig: "s"}, nil)
 	first, _, _ := e.Similar(context.Background(), six, "v", "a.md", 10)
 	for range 30 {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"time"
@@ -193,7 +194,36 @@ func checkConfig(flagPath string) (c check, cfg *config.Config) {
 	}
 	c.Status = checkOK
 	c.Detail = fmt.Sprintf("%s (%s)", cfg.File, plural(len(cfg.Vaults), "vault"))
+	if notes := ragdCheckConfig(cfg.File); len(notes) > 0 {
+		// ragctl does not link ragd's built-in backends; ragd itself
+		// checks them: a misspelt builtin, options, a missing model.
+		c.Status = checkFail
+		c.Notes = notes
+		c.Detail = fmt.Sprintf("%s is not valid for ragd (%s)", cfg.File, plural(len(notes), "problem"))
+		c.Fix = "correct it (`make install` installs the offline model with ragd) and check it with " +
+			"`ragd check-config -config " + cfg.File + "`; then restart ragd"
+	}
 	return c, cfg
+}
+
+// ragdCheckConfig runs `ragd check-config` on file, with the ragd found
+// next to ragctl or on $PATH, and returns the problems it reports; nil when
+// the file is valid or no ragd is found.
+func ragdCheckConfig(file string) []string {
+	bin, err := findRagd("")
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out strings.Builder
+	cmd := exec.CommandContext(ctx, bin, "check-config", "-config", file)
+	cmd.Stdout, cmd.Stderr = io.Discard, &out
+	var exit *exec.ExitError
+	if err := cmd.Run(); !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		return nil // valid, or ragd could not say
+	}
+	return strings.Split(strings.TrimSpace(out.String()), "\n")
 }
 
 // checkDaemon asks the daemon on socket for its status and checks that it

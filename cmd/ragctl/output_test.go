@@ -91,7 +91,7 @@ func sampleStatus() *ipc.StatusResponse {
 		Socket:    "/run/user/1000/ragd/ragd.sock",
 		Semantic:  "off (lexical BM25 only)",
 		Graph:     &ipc.GraphStatus{Notes: 12, Tags: 9, Relations: 40, Unresolved: 1, Consistent: true},
-		Vector:    &ipc.VectorStatus{Embedder: "embed", Vectors: 5000, Pending: 12, Index: "hnsw"},
+		Vector:    &ipc.VectorStatus{Embedder: "embed", Vectors: 5000, Index: "hnsw"},
 		Plugins: []ipc.PluginStatus{{Name: "pdf", Kind: "extractor", State: ipc.PluginRunning},
 			{Name: "embed", Kind: "embedder", State: ipc.PluginRunning}, {Name: "heuristic", Kind: "reranker", State: ipc.PluginIdle}},
 		Vaults: []ipc.VaultStatus{

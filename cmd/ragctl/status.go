@@ -98,6 +98,9 @@ func statusHeader(st *ipc.StatusResponse, now time.Time) string {
 	if p := st.Progress; p != nil && p.Total > 0 {
 		state = fmt.Sprintf("%s (%d/%d files)", state, p.Done, p.Total)
 	}
+	if v := st.Vector; v != nil && v.Pending > 0 {
+		state += fmt.Sprintf(", %d chunks waiting for vectors", v.Pending)
+	}
 	return fmt.Sprintf("ragd %s, protocol %d, pid %d, up %s: %s", st.Version, st.Protocol, st.PID,
 		now.Sub(st.StartedAt).Round(time.Second), state)
 }

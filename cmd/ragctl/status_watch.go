@@ -90,6 +90,9 @@ func watchFrame(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 	} else if q := queuedPasses(st); q > 0 {
 		fmt.Fprintf(w, "indexing: %s queued\n", passes(q))
 	}
+	if line := embeddingLine(st); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	fmt.Fprintln(w)
 	if len(st.Vaults) == 0 {
 		fmt.Fprintln(w, "no vaults configured: add a [[vault]] table to ragd.toml")
@@ -161,6 +164,9 @@ func plainStatusLine(st *ipc.StatusResponse) string {
 		}
 		return "indexing"
 	}
+	if line := embeddingLine(st); line != "" {
+		return line
+	}
 	if len(st.Vaults) == 0 {
 		return st.State + ": no vaults configured"
 	}
@@ -173,6 +179,21 @@ func plainStatusLine(st *ipc.StatusResponse) string {
 		parts = append(parts, s)
 	}
 	return st.State + ": " + strings.Join(parts, "; ")
+}
+
+// embeddingLine reports the embedding backlog: chunks indexed (found by
+// keywords) that wait for their vectors, and why embedding is paused if it
+// is; "" when there is none.
+func embeddingLine(st *ipc.StatusResponse) string {
+	v := st.Vector
+	if v == nil || v.Pending == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("embedding: %d chunks waiting for vectors", v.Pending)
+	if v.LastError != "" {
+		line += " (paused: " + v.LastError + ")"
+	}
+	return line
 }
 
 // queuedPasses is the number of passes waiting, over all vaults.

@@ -192,3 +192,20 @@ func TestRunReindexWaitTTY(t *testing.T) {
 		t.Errorf("reindex on a terminal: exit %d, %q", code, stdout)
 	}
 }
+
+// Indexing done but vectors pending is not idle: every view says so.
+func TestEmbeddingBacklogViews(t *testing.T) {
+	st := sampleStatus()
+	st.State = ipc.StateEmbedding
+	st.Vector.Pending = 22000
+	st.Vector.LastError = "uselite: model not found"
+	want := "embedding: 22000 chunks waiting for vectors (paused: uselite: model not found)"
+	if got := plainStatusLine(st); got != want {
+		t.Errorf("plain line %q, want %q", got, want)
+	}
+	var b strings.Builder
+	watchFrame(&b, st, testNow)
+	if !strings.Contains(b.String(), ": embedding, 22000 chunks waiting for vectors\n"+want+"\n") {
+		t.Errorf("frame:\n%s", b.String())
+	}
+}

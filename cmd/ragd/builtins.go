@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 
-	"github.com/ragd/ragd/daemon/config"
 	"github.com/ragd/ragd/plugins"
 	"github.com/ragd/ragd/plugins/builtin"
 	"github.com/ragd/ragd/plugins/embed/httpembed"
@@ -64,20 +63,17 @@ func pluginMain(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// checkBuiltins reports [[plugin]] entries naming an unknown built-in or
-// one of another kind.
-func checkBuiltins(cfg *config.Config) error {
-	for _, p := range cfg.Plugins {
-		if p.Builtin == "" {
-			continue
-		}
-		kind, _, ok := builtin.Lookup(p.Builtin)
-		if !ok {
-			return fmt.Errorf("%s: plugin %q: unknown builtin %q (built in: %v)", cfg.File, p.Name, p.Builtin, builtin.Names())
-		}
-		if kind != p.Kind {
-			return fmt.Errorf("%s: plugin %q: builtin %q is an %s, not an %s", cfg.File, p.Name, p.Builtin, kind, p.Kind)
-		}
-	}
-	return nil
+// builtins lets the configuration check [[plugin]] entries naming a
+// built-in backend (config.Builtins).
+type builtins struct{}
+
+func (builtins) Kind(name string) (string, bool) {
+	kind, _, ok := builtin.Lookup(name)
+	return kind, ok
+}
+
+func (builtins) Names() []string { return builtin.Names() }
+
+func (builtins) Check(name string, opts map[string]any) error {
+	return builtin.Check(name, plugins.Options(opts))
 }

@@ -69,7 +69,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		log := newLogger(stderr, cfg.Daemon.LogLevel)
 		if err := serve(cfg, log); err != nil {
-			log.Error("ragd failed", "err", err)
+			// Once, plainly: the log goes to the same stderr.
 			fmt.Fprintf(stderr, "ragd: %v\n", err)
 			return 1
 		}
@@ -87,14 +87,7 @@ func loadConfig(path string) (*config.Config, error) {
 			return nil, fmt.Errorf("no configuration at %s: create it (the repository's ragd.toml is an example) or pass -config FILE", path)
 		}
 	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkBuiltins(cfg); err != nil {
-		return nil, err
-	}
-	return cfg, nil
+	return config.LoadWith(path, builtins{})
 }
 
 // serve runs the daemon until SIGINT or SIGTERM; a second signal exits at

@@ -200,7 +200,7 @@ const timeoutBug = "BUG: a call that ran past the plugin's timeout was not recog
 	"(plugins/host/call.go, proc.attempt: timedOut reads cctx.Err() as soon as the call returns, but gRPC already " +
 	"returned DeadlineExceeded when the plugin side reset the stream at the propagated deadline, before the " +
 	"context's own timer marked cctx done): the hung process is neither killed nor restarted, and the failure " +
-	"is not wrapped in index.ErrTransient, so an unchanged file is never retried"
+	"is not wrapped in ingest.ErrTransient, so an unchanged file is never retried"
 
 // checkTimeoutReason checks that a file failed because its extraction
 // timed out, and reports whether it did.

@@ -402,6 +402,11 @@ Return the chosen item."
         (if (and p (> (or (alist-get 'total p) 0) 0))
             (format "ragd: indexing %d/%d" (alist-get 'done p) (alist-get 'total p))
           "ragd: indexing")))
+     ((equal (alist-get 'state st) "embedding")
+      ;; Searchable by keywords; vectors still to come.
+      (let ((v (alist-get 'vector st)))
+        (format "ragd: embedding %d%s" (or (alist-get 'pending v) 0)
+                (if (alist-get 'last_error v) " (paused)" ""))))
      (t (format "ragd: %s" (alist-get 'state st))))))
 
 ;;;###autoload

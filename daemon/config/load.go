@@ -22,7 +22,11 @@ const maxFileSize = 1 << 20
 // naming path (as given), the line and the key. A file that cannot be read
 // yields Errors with one element that wraps the cause, so
 // errors.Is(err, fs.ErrNotExist) tells a missing file apart.
-func Load(path string) (*Config, error) {
+func Load(path string) (*Config, error) { return LoadWith(path, nil) }
+
+// LoadWith is Load that also checks the [[plugin]] entries naming a
+// built-in backend against b (see Builtins).
+func LoadWith(path string, b Builtins) (*Config, error) {
 	data, err := readFile(path)
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read config file: %v", unwrapPathErr(err)), err: err}}
@@ -31,7 +35,7 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, Errors{{File: path, Msg: err.Error(), err: err}}
 	}
-	cfg, err := Parse(path, data, filepath.Dir(abs))
+	cfg, err := parse(path, data, filepath.Dir(abs), b)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +64,10 @@ func readFile(path string) ([]byte, error) {
 // relative paths ("" means the working directory). Vault paths are checked
 // on disk.
 func Parse(file string, data []byte, baseDir string) (*Config, error) {
+	return parse(file, data, baseDir, nil)
+}
+
+func parse(file string, data []byte, baseDir string, b Builtins) (*Config, error) {
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")) // byte order mark
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
@@ -69,7 +77,7 @@ func Parse(file string, data []byte, baseDir string) (*Config, error) {
 	if err != nil {
 		return nil, Errors{{File: file, Msg: fmt.Sprintf("base directory: %v", err), err: err}}
 	}
-	v := &validator{errs: errList{file: file}, pos: scanPositions(data), baseDir: base}
+	v := &validator{errs: errList{file: file}, pos: scanPositions(data), baseDir: base, builtins: b}
 	cfg := v.config(raw)
 	if err := v.errs.result(); err != nil {
 		return nil, err

@@ -191,6 +191,7 @@ func (v *validator) plugin(t map[string]any, key string) Plugin {
 		}
 		p.Options = m
 	}
+	v.checkBuiltin(p, key, bline)
 	return p
 }
 

@@ -33,9 +33,10 @@ var (
 // validator turns the decoded TOML tree into a Config, collecting every
 // problem it finds.
 type validator struct {
-	errs    errList
-	pos     positions
-	baseDir string
+	errs     errList
+	pos      positions
+	baseDir  string
+	builtins Builtins // nil: built-in plugins are not checked
 
 	socketLine int  // line of daemon.socket, 0 when it is not set
 	socketBad  bool // daemon.socket is set but unusable (already reported)

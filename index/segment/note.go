@@ -45,6 +45,7 @@ type Note struct {
 	Title    string
 	Tags     []string
 	MTime    int64 // modification time, Unix seconds
+	Lang     uint8 // the analysis language (analyze.Lang)
 	Headings [][]string
 	Chunks   []Chunk
 	// FieldLen are the analysed lengths of the note fields.

@@ -15,6 +15,7 @@ func EncodeNote(b []byte, n *Note) []byte {
 	b = appendStr(b, n.Title)
 	b = appendStrs(b, n.Tags)
 	b = binary.AppendVarint(b, n.MTime)
+	b = append(b, n.Lang)
 	b = binary.AppendUvarint(b, uint64(len(n.Headings)))
 	for _, h := range n.Headings {
 		b = appendStrs(b, h)
@@ -75,6 +76,14 @@ func commonPrefix(a, b string) int {
 	return i
 }
 
+// SetNoteID sets the id of an encoded note in place (records are encoded
+// before the writer assigns ids).
+func SetNoteID(b []byte, id uint64) {
+	if len(b) >= 9 && b[0] == noteFormat {
+		binary.LittleEndian.PutUint64(b[1:9], id)
+	}
+}
+
 // DecodeNote decodes an EncodeNote value. A corrupt value gives an error
 // wrapping ErrCorrupt, never a panic or a huge allocation.
 func DecodeNote(b []byte) (*Note, error) {
@@ -90,6 +99,10 @@ func DecodeNote(b []byte) (*Note, error) {
 		return nil, corrupt("note mtime")
 	}
 	n.MTime, d.b = mt, d.b[k:]
+	if len(d.b) == 0 {
+		return nil, corrupt("note language")
+	}
+	n.Lang, d.b = d.b[0], d.b[1:]
 	if h := d.count(); h > 0 {
 		n.Headings = make([][]string, h)
 		for i := range n.Headings {

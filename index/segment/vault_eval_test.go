@@ -16,6 +16,7 @@ import (
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/index/segment"
 	"github.com/ragd/ragd/query/metrics"
 )
@@ -94,9 +95,9 @@ func loadVault(t *testing.T, an *analyze.Analyzer, dir string) ([]*segment.Note,
 		n := pr.Note()
 		n.ID = uint64(len(notes) + 1)
 		notes = append(notes, n)
-		keys := []string{index.NameKey(rel), index.NameKey(path.Base(rel))}
+		keys := []string{graph.NameKey(rel), graph.NameKey(path.Base(rel))}
 		for _, a := range pr.Doc.Aliases {
-			keys = append(keys, index.NameKey(a))
+			keys = append(keys, graph.NameKey(a))
 		}
 		seen := map[string]bool{}
 		for _, k := range keys {
@@ -116,8 +117,8 @@ func loadVault(t *testing.T, an *analyze.Analyzer, dir string) ([]*segment.Note,
 // groupsOf analyses a question into query words.
 func groupsOf(an *analyze.Analyzer, text string) []segment.Group {
 	var gs []segment.Group
-	for i, t := range an.AppendTerms(nil, text) {
-		gs = append(gs, segment.Group{Terms: []string{t}, Pos: i})
+	for _, q := range an.Query(text) {
+		gs = append(gs, segment.Group{Terms: q.Variants, Pos: q.Pos})
 	}
 	return gs
 }

@@ -193,3 +193,40 @@ func (b bitset) count() int {
 	}
 	return n
 }
+
+// EachChunk calls fn for every live chunk (note id, ordinal, text hash)
+// until fn returns false.
+func (v *View) EachChunk(fn func(id uint64, ord uint32, hash uint64) bool) {
+	for _, ss := range v.segs {
+		s := ss.seg
+		for i := uint32(0); i < s.notes; i++ {
+			if ss.deleted(i) {
+				continue
+			}
+			id := s.NoteID(i)
+			first, n := s.NoteChunks(i)
+			for c := first; c < first+n; c++ {
+				if !fn(id, c-first, le.Uint64(s.chunkRow(c)[crHash:])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// HasHash reports whether some live chunk's text hash is h.
+func (v *View) HasHash(h uint64) bool {
+	found := false
+	for _, ss := range v.segs {
+		s := ss.seg
+		s.ChunksByHash(h, func(c uint32) {
+			if n := s.chunkNote(c); !found && n < s.notes && !ss.deleted(n) {
+				found = true
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}

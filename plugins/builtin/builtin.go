@@ -4,6 +4,7 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -80,5 +81,29 @@ func Main(name string) error {
 		return fmt.Errorf("built-in plugin %q: factory returned nil", name)
 	}
 	plugins.Serve(kind, impl)
+	return nil
+}
+
+// OptionChecker is implemented by built-ins whose Configure is costly (it
+// loads a model): CheckOptions validates the options and that what the
+// backend needs is installed, without loading it.
+type OptionChecker interface {
+	CheckOptions(opts plugins.Options) error
+}
+
+// Check validates opts for the built-in NAME as it would be configured at
+// start, in this process and without serving: through CheckOptions when
+// the backend has it, else through Configure on a fresh instance.
+func Check(name string, opts plugins.Options) error {
+	_, factory, ok := Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown built-in plugin %q", name)
+	}
+	switch impl := factory().(type) {
+	case OptionChecker:
+		return impl.CheckOptions(opts)
+	case plugins.Configurable:
+		return impl.Configure(context.Background(), opts)
+	}
 	return nil
 }

@@ -158,6 +158,10 @@ func (p *proc) sleep(d time.Duration) bool {
 func (p *proc) supervise() {
 	defer close(p.exited)
 	failures := 0
+	// A plugin that cannot start (a missing model, a bad option) fails the
+	// same way at every retry: the first failure is logged as a warning,
+	// the same failure again only at debug level, with its count.
+	lastFailure, repeats := "", 0
 	for attempt := 0; ; attempt++ {
 		p.mu.Lock()
 		if attempt > 0 {
@@ -178,14 +182,26 @@ func (p *proc) supervise() {
 			failures++
 			d := p.backoff(failures)
 			p.setFailed(err.Error(), d, true)
-			p.log.Warn("plugin failed to start", "error", err.Error(), "retry_in", d.String())
+			if msg := err.Error(); msg != lastFailure {
+				lastFailure, repeats = msg, 1
+				p.log.Warn("plugin failed to start; retrying with backoff (the same failure again is logged at debug level)",
+					"error", msg, "retry_in", d.String())
+			} else {
+				repeats++
+				p.log.Debug("plugin failed to start again", "attempts", repeats, "retry_in", d.String())
+			}
 			if !p.sleep(d) {
 				return
 			}
 			continue
 		}
 		p.setRunning(inst)
-		p.log.Info("plugin running", "pid", inst.pid)
+		if lastFailure != "" {
+			p.log.Info("plugin running after failing to start", "pid", inst.pid, "failed_attempts", repeats)
+			lastFailure = ""
+		} else {
+			p.log.Info("plugin running", "pid", inst.pid)
+		}
 
 		reason, deliberate := p.watch(inst)
 		if reason == "" { // closing

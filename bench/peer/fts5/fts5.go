@@ -200,19 +200,23 @@ func (e *Engine) Count() (int, error) {
 func (e *Engine) Close() error { return e.db.Close() }
 
 // Match turns a query into an FTS5 MATCH expression: its tokens, each a
-// quoted string, joined by OR. A token is a run of letters, digits and
-// private-use characters, as unicode61 splits text; for the trigram
-// tokenizer it is a run of anything but spaces and punctuation, and runs
-// under three characters are dropped (a trigram index cannot match them).
-// Quoting makes every token a plain string (no operators, column filters
-// or prefix stars); repeated tokens are kept, as a keyword engine that
-// passes the query through would.
+// quoted string, joined by OR. With porter unicode61 a token is a run of
+// letters, digits and private-use characters, as unicode61 splits text.
+// With trigram, the tokenizer's tokens are the trigrams themselves: every
+// three consecutive characters of each run of anything but spaces and
+// punctuation (so a reordered or partial CJK phrase still matches on the
+// trigrams it shares with the note, ranked by bm25); runs under three
+// characters cannot match a trigram index and are dropped. Quoting makes
+// every token a plain string (no operators, column filters or prefix
+// stars); repeated tokens are kept, as a keyword engine that passes the
+// query through would.
 func Match(q, tokenizer string) string {
 	var toks []string
 	if tokenizer == Trigram {
 		for _, run := range strings.FieldsFunc(q, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) {
-			if len([]rune(run)) >= 3 {
-				toks = append(toks, run)
+			r := []rune(run)
+			for i := 0; i+3 <= len(r); i++ {
+				toks = append(toks, string(r[i:i+3]))
 			}
 		}
 	} else {

@@ -3,7 +3,6 @@ package fts5
 import (
 	"fmt"
 	"os"
-	"slices"
 	"testing"
 
 	"github.com/ragd/ragd/bench/peer"
@@ -54,9 +53,10 @@ func TestAnalysis(t *testing.T) {
 		"神保町 醤油": "日本/東京のラーメン.md",
 		"zpool":  "projects/ZFS Pool.md",
 		"東京のラーメン 一番おいしい": "日本/東京のラーメン.md",
+		"ラーメン醤油":         "日本/東京のラーメン.md", // reordered
 	} {
-		if got := peertest.Search(t, tri, q, 10); !slices.Equal(got, []string{want}) {
-			t.Errorf("trigram %q: %q, want [%s]", q, got, want)
+		if got := peertest.Search(t, tri, q, 10); len(got) == 0 || got[0] != want {
+			t.Errorf("trigram %q: %q, want %s first", q, got, want)
 		}
 	}
 	// Runs under three characters cannot be matched by a trigram index.
@@ -71,10 +71,10 @@ func TestMatch(t *testing.T) {
 		{`"AND" OR NEAR(x) title:y* -z ^w`, Porter, `"AND" OR "OR" OR "NEAR" OR "x" OR "title" OR "y" OR "z" OR "w"`},
 		{"café's covid-19", Porter, `"café" OR "s" OR "covid" OR "19"`},
 		{"  ", Porter, ""},
-		{"東京の 醤油ラーメン、神保町", Trigram, `"東京の" OR "醤油ラーメン" OR "神保町"`},
-		{`ab "quoted" x"y z`, Trigram, `"quoted"`},
+		{"東京の 醤油ラーメン、神保町", Trigram, `"東京の" OR "醤油ラ" OR "油ラー" OR "ラーメ" OR "ーメン" OR "神保町"`},
+		{`ab "quoted" x"y z`, Trigram, `"quo" OR "uot" OR "ote" OR "ted"`},
 		{`abc"def`, Trigram, `"abc" OR "def"`},
-		{`a+b=c`, Trigram, `"a+b=c"`},
+		{`a+b=c`, Trigram, `"a+b" OR "+b=" OR "b=c"`},
 		{`x+"yz`, Trigram, ""}, // runs of two characters
 	} {
 		if got := Match(tt.q, tt.tokenizer); got != tt.want {

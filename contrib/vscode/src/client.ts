@@ -68,14 +68,24 @@ export interface VaultStatus {
 }
 
 export interface StatusResponse {
-  state: 'idle' | 'indexing' | string;
+  // idle only when nothing is left: indexing files, or embedding (every
+  // file searchable by keywords, vector.pending chunks still to embed).
+  state: 'idle' | 'indexing' | 'embedding' | string;
   version: string;
   protocol: number;
   pid: number;
   socket: string;
   vaults: VaultStatus[] | null;
   progress?: Progress;
+  vector?: VectorStatus;
   semantic: string;
+}
+
+export interface VectorStatus {
+  embedder: string;
+  vectors: number;
+  pending: number; // chunks waiting for vectors
+  last_error?: string; // why embedding is paused
 }
 
 export interface ContextRequest {

@@ -299,7 +299,7 @@ class StatusItem implements vscode.Disposable {
       const st = await client.status();
       this.last = st;
       this.render(st);
-      this.schedule(st.state === 'indexing' ? 1000 : idleMs);
+      this.schedule(st.state === 'indexing' || st.state === 'embedding' ? 1000 : idleMs);
     } catch (err) {
       this.last = undefined;
       this.item.text = '$(circle-slash) ragd';
@@ -319,6 +319,12 @@ class StatusItem implements vscode.Disposable {
       const pct = p && p.total > 0 ? ` ${Math.floor((100 * p.done) / p.total)}%` : '';
       this.item.text = `$(sync~spin) ragd${pct}`;
       this.item.tooltip = p && p.total > 0 ? `ragd is indexing${p.vault ? ' ' + p.vault : ''}: ${p.done}/${p.total} files` : 'ragd is indexing';
+    } else if (st.state === 'embedding') {
+      const v = st.vector;
+      this.item.text = `$(sync~spin) ragd ${v?.pending ?? 0}`;
+      this.item.tooltip =
+        `ragd: ${v?.pending ?? 0} chunks waiting for vectors (found by keywords meanwhile)` +
+        (v?.last_error ? `; embedding paused: ${v.last_error}` : '');
     } else {
       this.item.text = offline.length ? '$(warning) ragd' : '$(database) ragd';
       this.item.tooltip =

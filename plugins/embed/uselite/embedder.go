@@ -63,31 +63,49 @@ func New() *Embedder { return &Embedder{} }
 // Configure applies the plugin options and loads the model, so that a
 // missing model is reported at start.
 func (e *Embedder) Configure(ctx context.Context, opts plugins.Options) error {
-	dir, threads := "", 0
-	for k, v := range opts {
-		switch k {
-		case "model_dir":
-			s, ok := v.(string)
-			if !ok {
-				return fmt.Errorf("uselite: option model_dir: want a string, have %T", v)
-			}
-			dir = s
-		case "threads":
-			n, ok := wholeNumber(v)
-			if !ok || n < 0 {
-				return fmt.Errorf("uselite: option threads: want a whole number ≥ 0, have %v", v)
-			}
-			threads = n
-		default:
-			return fmt.Errorf("uselite: unknown option %q (known: model_dir, threads)", k)
-		}
+	dir, threads, err := parseOptions(opts)
+	if err != nil {
+		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.modelDir, e.threads = dir, threads
 	e.tok, e.model = nil, nil
-	_, _, err := e.loadLocked()
+	_, _, err = e.loadLocked()
 	return err
+}
+
+// CheckOptions validates the options and that the model is installed,
+// without loading it (ragd check-config).
+func (e *Embedder) CheckOptions(opts plugins.Options) error {
+	dir, _, err := parseOptions(opts)
+	if err != nil {
+		return err
+	}
+	_, err = FindModelDir(dir)
+	return err
+}
+
+func parseOptions(opts plugins.Options) (dir string, threads int, err error) {
+	for k, v := range opts {
+		switch k {
+		case "model_dir":
+			s, ok := v.(string)
+			if !ok {
+				return "", 0, fmt.Errorf("uselite: option \"model_dir\": want a string, have %T", v)
+			}
+			dir = s
+		case "threads":
+			n, ok := wholeNumber(v)
+			if !ok || n < 0 {
+				return "", 0, fmt.Errorf("uselite: option \"threads\": want a whole number ≥ 0, have %v", v)
+			}
+			threads = n
+		default:
+			return "", 0, fmt.Errorf("uselite: unknown option %q (known: model_dir, threads)", k)
+		}
+	}
+	return dir, threads, nil
 }
 
 // EmbedderInfo describes the vector space; it does not need the model.

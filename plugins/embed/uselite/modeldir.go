@@ -16,11 +16,12 @@ const EnvModelDir = "RAGD_MODEL_DIR"
 var modelFiles = []string{"model.json", "vocab.json"}
 
 // FindModelDir returns the directory holding the model files. It tries,
-// in order: explicit (the model_dir option), $RAGD_MODEL_DIR, the
-// directory models/use-lite beside the directory of the running
-// executable (<bin>/../models/use-lite, where `make models` puts it for a
-// build in the source tree), then $XDG_DATA_HOME/ragd/models/use-lite
-// (~/.local/share when XDG_DATA_HOME is unset). A directory given
+// in order: explicit (the model_dir option), $RAGD_MODEL_DIR, beside the
+// running executable <bin>/../share/ragd/models/use-lite (where `make
+// install` puts it) and <bin>/../models/use-lite (where `make models` puts
+// it for a build in the source tree), then
+// $XDG_DATA_HOME/ragd/models/use-lite (~/.local/share when XDG_DATA_HOME
+// is unset). A directory given
 // explicitly or by the environment must hold the model: FindModelDir does
 // not look further when it does not.
 func FindModelDir(explicit string) (string, error) {
@@ -35,7 +36,8 @@ func FindModelDir(explicit string) (string, error) {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
 		}
-		tried = append(tried, filepath.Join(filepath.Dir(exe), "..", "models", "use-lite"))
+		up := filepath.Dir(filepath.Dir(exe))
+		tried = append(tried, filepath.Join(up, "share", "ragd", "models", "use-lite"), filepath.Join(up, "models", "use-lite"))
 	}
 	data := os.Getenv("XDG_DATA_HOME")
 	if data == "" {
@@ -51,9 +53,9 @@ func FindModelDir(explicit string) (string, error) {
 			return filepath.Clean(dir), nil
 		}
 	}
-	return "", fmt.Errorf("uselite: model not found (looked in %s): run `make models` in the ragd source tree "+
-		"(it fetches the model into models/use-lite), or point the model_dir option or $%s at a directory "+
-		"made by plugins/embed/uselite/fetch-model.sh", strings.Join(tried, ", "), EnvModelDir)
+	return "", fmt.Errorf("uselite: model not found (looked in %s): `make install` in the ragd source tree installs it "+
+		"with ragd (or `make models` for a build run from the tree); or set the model_dir option or $%s",
+		strings.Join(tried, ", "), EnvModelDir)
 }
 
 func checkModelDir(dir, source string) (string, error) {

@@ -364,6 +364,11 @@ function M.status_text(st, e)
     end
     return 'ragd: indexing'
   end
+  if st.state == 'embedding' then
+    -- Searchable by keywords; vectors still to come (paused: see :Ragd status).
+    local v = st.vector or {}
+    return string.format('ragd: embedding %d%s', v.pending or 0, (v.last_error and v.last_error ~= vim.NIL) and ' (paused)' or '')
+  end
   for _, v in ipairs(list(st.vaults)) do
     if v.online == false then
       return 'ragd: idle (' .. v.name .. ' offline)'
@@ -382,7 +387,7 @@ local function refresh_status()
     local text = M.status_text(st, e)
     local changed = text ~= s.text
     s.text = text
-    s.indexing = (not e) and st and st.state == 'indexing'
+    s.indexing = (not e) and st and (st.state == 'indexing' or st.state == 'embedding')
     if changed then
       pcall(vim.cmd, 'redrawstatus!')
     end

@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/chunk"
 )
 
@@ -32,7 +33,7 @@ var ErrTransient = errors.New("transient failure")
 
 // extract runs opt.Extract for a file that is not Markdown or text and
 // chunks the result. A nil document and a non-empty reason mean failure.
-func (s *Store) extract(opt SyncOptions, doc *Document, data []byte) (*chunk.Document, string) {
+func extract(opt SyncOptions, doc *index.Document, data []byte) (*chunk.Document, string) {
 	if opt.Extract == nil {
 		return nil, fmt.Sprintf("no extractor for %q files", path.Ext(doc.Path))
 	}
@@ -66,20 +67,3 @@ func (s *Store) extract(opt SyncOptions, doc *Document, data []byte) (*chunk.Doc
 	doc.Pages = x.Pages
 	return cd, ""
 }
-
-// pageOf returns the 1-based page holding line, or 0 without a page map.
-func pageOf(pages []int, line int) int {
-	p := 0
-	for i, start := range pages {
-		if start > line {
-			break
-		}
-		p = i + 1
-	}
-	return p
-}
-
-// IsText reports whether a file is indexed as it is on disk (Markdown or
-// plain text), so its citations' lines can be read back from the file;
-// other files' text comes from an extractor.
-func IsText(rel string) bool { return kindOf(rel) != "" }

@@ -1,4 +1,4 @@
-package index
+package graph
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // name and aliases) are stems the graph channel finds it by, and it is
 // related to other typed entities by the notes' facts.
 
-func (g *graphMem) addFacts(id DocID, vault string, facts []Fact) {
+func (g *Graph) addFacts(id DocID, vault string, facts []Fact) {
 	if len(facts) == 0 {
 		return
 	}
@@ -28,7 +28,7 @@ func (g *graphMem) addFacts(id DocID, vault string, facts []Fact) {
 	}
 }
 
-func (g *graphMem) removeFacts(id DocID, d *graphDoc) {
+func (g *Graph) removeFacts(id DocID, d *docNode) {
 	m := g.facts[d.vault]
 	for _, f := range d.facts {
 		for _, k := range []string{f.Subject, f.Object} {
@@ -45,7 +45,7 @@ func (g *graphMem) removeFacts(id DocID, d *graphDoc) {
 
 // dropMentionStems drops the stems of a removed note's mentions that no
 // other mention of the same entity still carries. d is no longer in g.
-func (g *graphMem) dropMentionStems(d *graphDoc) {
+func (g *Graph) dropMentionStems(d *docNode) {
 	for _, r := range d.rels {
 		if r.Type == RelMentions && r.Stem != "" && !g.edgeWithStem(d.vault, r.Target, r.Stem) {
 			g.dropStem(d.vault, r.Stem, r.Target)
@@ -54,7 +54,7 @@ func (g *graphMem) dropMentionStems(d *graphDoc) {
 }
 
 // edgeWithStem reports an edge to target carrying stem.
-func (g *graphMem) edgeWithStem(vault, target, stem string) bool {
+func (g *Graph) edgeWithStem(vault, target, stem string) bool {
 	for _, e := range g.in[vault][target] {
 		if d := g.docs[e.src]; d != nil && e.rel < len(d.rels) && d.rels[e.rel].Stem == stem {
 			return true
@@ -65,9 +65,9 @@ func (g *graphMem) edgeWithStem(vault, target, stem string) bool {
 
 // factPartners returns the entities related to key by a fact (either
 // direction) and the chunks stating those facts.
-func (m *memIndex) factPartners(vault, key string) (keys []string, chunks []ChunkRef) {
-	for _, fr := range m.graph.facts[vault][key] {
-		f := m.graph.docs[fr.src].facts[fr.i]
+func (g *Graph) factPartners(vault, key string) (keys []string, chunks []ChunkRef) {
+	for _, fr := range g.facts[vault][key] {
+		f := g.docs[fr.src].facts[fr.i]
 		other := f.Object
 		if other == key {
 			other = f.Subject
@@ -85,21 +85,21 @@ func (m *memIndex) factPartners(vault, key string) (keys []string, chunks []Chun
 // reachTyped is the graph channel from a typed entity found in a query:
 // the chunks that mention it or state a fact about it, and, one hop along
 // its facts (decayed), the chunks mentioning the entities it is related to.
-func (m *memIndex) reachTyped(vault, key string, w float64, add func(ChunkRef, float64)) {
-	m.reachMentions(vault, key, w*graphMention, add)
-	others, stated := m.factPartners(vault, key)
+func (g *Graph) reachTyped(vault, key string, w float64, add func(ChunkRef, float64)) {
+	g.reachMentions(vault, key, w*graphMention, add)
+	others, stated := g.factPartners(vault, key)
 	for _, ref := range stated {
 		add(ref, w*graphMention)
 	}
 	for _, o := range others {
-		m.reachMentions(vault, o, w*graphHopDecay*graphMention, add)
+		g.reachMentions(vault, o, w*graphHopDecay*graphMention, add)
 	}
 }
 
-func (m *memIndex) reachMentions(vault, key string, w float64, add func(ChunkRef, float64)) {
+func (g *Graph) reachMentions(vault, key string, w float64, add func(ChunkRef, float64)) {
 	n := 0
-	for _, e := range m.graph.in[vault][key] {
-		r := m.graph.docs[e.src].rels[e.rel]
+	for _, e := range g.in[vault][key] {
+		r := g.docs[e.src].rels[e.rel]
 		if r.Type != RelMentions || r.Chunk < 0 {
 			continue
 		}
@@ -113,10 +113,10 @@ func (m *memIndex) reachMentions(vault, key string, w float64, add func(ChunkRef
 // typedNeighbors returns the keys adjacent to a typed entity: the notes
 // mentioning it, the entities related to it by a fact, and the entities
 // mentioned in the same chunk.
-func (m *memIndex) typedNeighbors(vault, key string) []string {
+func (g *Graph) typedNeighbors(vault, key string) []string {
 	var out []string
-	for _, e := range m.graph.in[vault][key] {
-		d := m.graph.docs[e.src]
+	for _, e := range g.in[vault][key] {
+		d := g.docs[e.src]
 		r := d.rels[e.rel]
 		if r.Type != RelMentions {
 			continue
@@ -128,22 +128,22 @@ func (m *memIndex) typedNeighbors(vault, key string) []string {
 			}
 		}
 	}
-	others, _ := m.factPartners(vault, key)
+	others, _ := g.factPartners(vault, key)
 	return append(out, others...)
 }
 
 // typedInfos describes a typed entity, once per type the notes give it:
 // its most used name, its aliases and how many notes' mentions point at it
 // (aliases not counted).
-func (m *memIndex) typedInfos(vault, key string) []EntityInfo {
+func (g *Graph) typedInfos(vault, key string) []EntityInfo {
 	type agg struct {
 		names   map[string]int
 		aliases []string
 		n       int
 	}
 	byType := map[string]*agg{}
-	for _, e := range m.graph.in[vault][key] {
-		r := m.graph.docs[e.src].rels[e.rel]
+	for _, e := range g.in[vault][key] {
+		r := g.docs[e.src].rels[e.rel]
 		if r.Type != RelMentions {
 			continue
 		}
@@ -185,16 +185,16 @@ func (m *memIndex) typedInfos(vault, key string) []EntityInfo {
 
 // typedStats counts the typed entities and facts and returns the first
 // inconsistency of their part of the in-memory graph ("" if none).
-func (m *memIndex) typedStats() (typed, facts int, problem string) {
+func (g *Graph) typedStats() (typed, facts int, problem string) {
 	report := func(format string, a ...any) {
 		if problem == "" {
 			problem = fmt.Sprintf(format, a...)
 		}
 	}
 	refs := 0
-	for id, d := range m.graph.docs {
+	for _, d := range g.docs {
 		for _, r := range d.rels {
-			if r.Type == RelMentions && (!isTyped(r.Target) || m.docs[id] != nil && r.Chunk >= len(m.docs[id].slots)) {
+			if r.Type == RelMentions && (!isTyped(r.Target) || r.Chunk >= d.chunks) {
 				report("mention of %s in %s is not a typed entity of one of its chunks", r.Target, d.path)
 			}
 		}
@@ -204,16 +204,16 @@ func (m *memIndex) typedStats() (typed, facts int, problem string) {
 			if f.Subject == f.Object {
 				refs--
 			}
-			if len(m.graph.in[d.vault][f.Subject]) == 0 || len(m.graph.in[d.vault][f.Object]) == 0 {
+			if len(g.in[d.vault][f.Subject]) == 0 || len(g.in[d.vault][f.Object]) == 0 {
 				report("a fact of %s relates an entity nothing mentions", d.path)
 			}
 		}
 	}
-	for v, byKey := range m.graph.facts {
+	for v, byKey := range g.facts {
 		for key, rs := range byKey {
 			for _, fr := range rs {
 				refs--
-				d := m.graph.docs[fr.src]
+				d := g.docs[fr.src]
 				if d == nil || d.vault != v || fr.i >= len(d.facts) || d.facts[fr.i].Subject != key && d.facts[fr.i].Object != key {
 					report("fact index points at a missing fact of %s", key)
 				}
@@ -223,20 +223,20 @@ func (m *memIndex) typedStats() (typed, facts int, problem string) {
 	if refs != 0 {
 		report("fact index and facts disagree")
 	}
-	for _, in := range m.graph.in {
+	for _, in := range g.in {
 		for target, es := range in {
 			if isTyped(target) && slices.ContainsFunc(es, func(e inRef) bool {
-				d := m.graph.docs[e.src]
+				d := g.docs[e.src]
 				return d != nil && e.rel < len(d.rels) && d.rels[e.rel].Type == RelMentions
 			}) {
 				typed++
 			}
 		}
 	}
-	for v, stems := range m.graph.stems {
+	for v, stems := range g.stems {
 		for stem, ents := range stems {
 			for _, ent := range ents {
-				if isTyped(ent) && len(m.graph.names[v][ent]) == 0 && !m.graph.edgeWithStem(v, ent, stem) {
+				if isTyped(ent) && len(g.names[v][ent]) == 0 && !g.edgeWithStem(v, ent, stem) {
 					report("stem %q names %s, which nothing mentions", stem, ent)
 				}
 			}
@@ -245,29 +245,25 @@ func (m *memIndex) typedStats() (typed, facts int, problem string) {
 	return typed, facts, problem
 }
 
-// checkGraphRecord verifies a stored graph record against its document:
-// every mention and fact lies in one of its chunks, every mention names a
-// typed entity, and every fact relates entities the note mentions.
-func checkGraphRecord(d *Document, v []byte) error {
-	var g graphRecord
-	if err := decodeGraph(v, &g); err != nil {
-		return fmt.Errorf("%s/%s: graph record: %w", d.Vault, d.Path, err)
-	}
+// Check verifies a note's stored record against the note, which has chunks
+// chunks: every mention and fact lies in one of them, every mention names
+// a typed entity, and every fact relates entities the note mentions.
+func (g *Record) Check(chunks int) error {
 	mentioned := map[string]bool{}
 	for _, r := range g.Relations {
-		if r.Chunk < -1 || r.Chunk >= d.Chunks {
-			return fmt.Errorf("%s/%s: relation to %s in chunk %d of %d", d.Vault, d.Path, r.Target, r.Chunk, d.Chunks)
+		if r.Chunk < -1 || r.Chunk >= chunks {
+			return fmt.Errorf("relation to %s in chunk %d of %d", r.Target, r.Chunk, chunks)
 		}
 		if r.Type == RelMentions {
 			if !isTyped(r.Target) || r.Field == "" {
-				return fmt.Errorf("%s/%s: mention of %q has no typed entity", d.Vault, d.Path, r.Target)
+				return fmt.Errorf("mention of %q has no typed entity", r.Target)
 			}
 			mentioned[r.Target] = true
 		}
 	}
 	for _, f := range g.Facts {
-		if f.Chunk < -1 || f.Chunk >= d.Chunks || !mentioned[f.Subject] || !mentioned[f.Object] {
-			return fmt.Errorf("%s/%s: fact %s %s %s is not about entities of its chunks", d.Vault, d.Path, f.Subject, f.Predicate, f.Object)
+		if f.Chunk < -1 || f.Chunk >= chunks || !mentioned[f.Subject] || !mentioned[f.Object] {
+			return fmt.Errorf("fact %s %s %s is not about entities of its chunks", f.Subject, f.Predicate, f.Object)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package index
+package graph
 
 import (
 	"fmt"
@@ -33,12 +33,12 @@ type ErrNoSuchNote struct{ Name string }
 
 func (e *ErrNoSuchNote) Error() string { return fmt.Sprintf("no indexed note is named %q", e.Name) }
 
-// findNote resolves a note argument (path, file name or alias, in any
-// vault unless vault is set). Callers hold m.mu.
-func (m *memIndex) findNote(vault, name string) ([]DocID, error) {
+// findNote resolves a note argument (path, file name, alias or title, in
+// any vault unless vault is set).
+func (g *Graph) findNote(vault, name string) ([]DocID, error) {
 	key := NameKey(name)
 	var ids []DocID
-	for v, names := range m.graph.names {
+	for v, names := range g.names {
 		if vault == "" || v == vault {
 			ids = append(ids, names[key]...)
 		}
@@ -46,7 +46,7 @@ func (m *memIndex) findNote(vault, name string) ([]DocID, error) {
 	if len(ids) == 0 {
 		// Not a path, file name or alias: a title, as search results show
 		// notes ("Espresso Dialing In" for espresso.md).
-		for id, d := range m.graph.docs {
+		for id, d := range g.docs {
 			if (vault == "" || d.vault == vault) && d.title != "" && NameKey(d.title) == key {
 				ids = append(ids, id)
 			}
@@ -55,7 +55,7 @@ func (m *memIndex) findNote(vault, name string) ([]DocID, error) {
 	if len(ids) == 0 {
 		return nil, &ErrNoSuchNote{name}
 	}
-	sort.Slice(ids, func(i, j int) bool { return m.graph.docs[ids[i]].path < m.graph.docs[ids[j]].path })
+	sort.Slice(ids, func(i, j int) bool { return g.docs[ids[i]].path < g.docs[ids[j]].path })
 	return ids, nil
 }
 
@@ -65,30 +65,27 @@ type NoteRef struct{ Vault, Path string }
 // FindNotes resolves a note's name — its path, file name, alias or title,
 // in any case — to the notes it names, in any vault unless vault is set.
 // It returns *ErrNoSuchNote when none has that name.
-func (s *Store) FindNotes(vault, name string) ([]NoteRef, error) {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	ids, err := m.findNote(vault, name)
+func (g *Graph) FindNotes(vault, name string) ([]NoteRef, error) {
+	ids, err := g.findNote(vault, name)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]NoteRef, len(ids))
 	for i, id := range ids {
-		d := m.graph.docs[id]
+		d := g.docs[id]
 		out[i] = NoteRef{Vault: d.vault, Path: d.path}
 	}
 	return out, nil
 }
 
-func (m *memIndex) linkRef(src DocID, r Relation) LinkRef {
-	d := m.graph.docs[src]
+func (g *Graph) linkRef(src DocID, r Relation) LinkRef {
+	d := g.docs[src]
 	l := LinkRef{Vault: d.vault, Source: d.path, SourceTitle: d.title, Relation: r}
 	if r.Type == RelMentions {
 		return l // a typed entity, not a note
 	}
-	for _, id := range m.graph.resolve(d.vault, r.Target) {
-		l.Resolved = append(l.Resolved, m.graph.docs[id].path)
+	for _, id := range g.resolve(d.vault, r.Target) {
+		l.Resolved = append(l.Resolved, g.docs[id].path)
 	}
 	sort.Strings(l.Resolved)
 	return l
@@ -96,23 +93,20 @@ func (m *memIndex) linkRef(src DocID, r Relation) LinkRef {
 
 // Backlinks lists the relations of other notes (and the note itself) that
 // point at the named note, through any of its names.
-func (s *Store) Backlinks(vault, note string) ([]LinkRef, error) {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	ids, err := m.findNote(vault, note)
+func (g *Graph) Backlinks(vault, note string) ([]LinkRef, error) {
+	ids, err := g.findNote(vault, note)
 	if err != nil {
 		return nil, err
 	}
 	var out []LinkRef
 	for _, id := range ids {
-		d := m.graph.docs[id]
+		d := g.docs[id]
 		seen := make(map[inRef]bool)
 		for _, n := range d.names {
-			for _, e := range m.graph.in[d.vault][n] {
+			for _, e := range g.in[d.vault][n] {
 				if !seen[e] {
 					seen[e] = true
-					out = append(out, m.linkRef(e.src, m.graph.docs[e.src].rels[e.rel]))
+					out = append(out, g.linkRef(e.src, g.docs[e.src].rels[e.rel]))
 				}
 			}
 		}
@@ -122,18 +116,15 @@ func (s *Store) Backlinks(vault, note string) ([]LinkRef, error) {
 }
 
 // Links lists the relations held by the named note.
-func (s *Store) Links(vault, note string) ([]LinkRef, error) {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	ids, err := m.findNote(vault, note)
+func (g *Graph) Links(vault, note string) ([]LinkRef, error) {
+	ids, err := g.findNote(vault, note)
 	if err != nil {
 		return nil, err
 	}
 	var out []LinkRef
 	for _, id := range ids {
-		for _, r := range m.graph.docs[id].rels {
-			out = append(out, m.linkRef(id, r))
+		for _, r := range g.docs[id].rels {
+			out = append(out, g.linkRef(id, r))
 		}
 	}
 	return out, nil
@@ -141,20 +132,17 @@ func (s *Store) Links(vault, note string) ([]LinkRef, error) {
 
 // Unresolved lists links to notes that do not exist (attachments, tags and
 // typed entities excluded), in vault ("" for all).
-func (s *Store) Unresolved(vault string) []LinkRef {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+func (g *Graph) Unresolved(vault string) []LinkRef {
 	var out []LinkRef
-	for id, d := range m.graph.docs {
+	for id, d := range g.docs {
 		if vault != "" && d.vault != vault {
 			continue
 		}
 		for _, r := range d.rels {
-			if r.Type == RelTagged || r.Type == RelMentions || isAttachment(r.Raw) || len(m.graph.resolve(d.vault, r.Target)) > 0 {
+			if r.Type == RelTagged || r.Type == RelMentions || isAttachment(r.Raw) || len(g.resolve(d.vault, r.Target)) > 0 {
 				continue
 			}
-			out = append(out, m.linkRef(id, r))
+			out = append(out, g.linkRef(id, r))
 		}
 	}
 	sortLinks(out)
@@ -177,20 +165,17 @@ func sortLinks(ls []LinkRef) {
 // Entities lists notes, tags and typed entities in vault ("" for all), most
 // referenced first. typ is "" for all, EntityNote, EntityTag, or a typed
 // entity's type (PERSON, ...; any case).
-func (s *Store) Entities(vault, typ string) []EntityInfo {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+func (g *Graph) Entities(vault, typ string) []EntityInfo {
 	var out []EntityInfo
 	if typ == "" || typ == EntityNote {
-		for id, d := range m.graph.docs {
+		for id, d := range g.docs {
 			if vault == "" || d.vault == vault {
-				out = append(out, m.noteInfo(id))
+				out = append(out, g.noteInfo(id))
 			}
 		}
 	}
 	if typ == "" || typ == EntityTag {
-		for v, in := range m.graph.in {
+		for v, in := range g.in {
 			if vault != "" && v != vault {
 				continue
 			}
@@ -202,7 +187,7 @@ func (s *Store) Entities(vault, typ string) []EntityInfo {
 		}
 	}
 	if typ != EntityNote && typ != EntityTag {
-		for v, in := range m.graph.in {
+		for v, in := range g.in {
 			if vault != "" && v != vault {
 				continue
 			}
@@ -210,7 +195,7 @@ func (s *Store) Entities(vault, typ string) []EntityInfo {
 				if !isTyped(target) {
 					continue
 				}
-				for _, e := range m.typedInfos(v, target) {
+				for _, e := range g.typedInfos(v, target) {
 					if typ == "" || strings.EqualFold(e.Type, typ) {
 						out = append(out, e)
 					}
@@ -230,15 +215,15 @@ func (s *Store) Entities(vault, typ string) []EntityInfo {
 	return out
 }
 
-func (m *memIndex) noteInfo(id DocID) EntityInfo {
-	d := m.graph.docs[id]
+func (g *Graph) noteInfo(id DocID) EntityInfo {
+	d := g.docs[id]
 	e := EntityInfo{Vault: d.vault, Key: NameKey(d.path), Type: EntityNote, Name: d.title, Path: d.path}
 	base := NameKey(path.Base(d.path))
 	for _, n := range d.names {
 		if n != e.Key && n != base {
 			e.Aliases = append(e.Aliases, n)
 		}
-		e.Incoming += len(m.graph.in[d.vault][n])
+		e.Incoming += len(g.in[d.vault][n])
 	}
 	return e
 }
@@ -247,18 +232,15 @@ func (m *memIndex) noteInfo(id DocID) EntityInfo {
 // note (by path, name or alias), a tag ("#tag") or a typed entity
 // ("@name"; its facts and the entities mentioned in the same chunk are
 // its neighbours too).
-func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) {
 	type node struct {
 		vault, key string // key is a note's path key or a "#tag"
 	}
 	var start []node
 	if strings.HasPrefix(strings.TrimSpace(entity), "#") {
-		for v := range m.graph.in {
+		for v := range g.in {
 			if vault == "" || v == vault {
-				if _, ok := m.graph.in[v][TagKey(entity)]; ok {
+				if _, ok := g.in[v][TagKey(entity)]; ok {
 					start = append(start, node{v, TagKey(entity)})
 				}
 			}
@@ -268,8 +250,8 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 		}
 	} else if e := strings.TrimSpace(entity); isTyped(e) {
 		key := EntityKey(e[1:])
-		for v := range m.graph.in {
-			if (vault == "" || v == vault) && len(m.typedInfos(v, key)) > 0 {
+		for v := range g.in {
+			if (vault == "" || v == vault) && len(g.typedInfos(v, key)) > 0 {
 				start = append(start, node{v, key})
 			}
 		}
@@ -277,12 +259,12 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 			return nil, fmt.Errorf("no indexed note mentions the entity %s", e[1:])
 		}
 	} else {
-		ids, err := m.findNote(vault, entity)
+		ids, err := g.findNote(vault, entity)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
-			start = append(start, node{m.graph.docs[id].vault, NameKey(m.graph.docs[id].path)})
+			start = append(start, node{g.docs[id].vault, NameKey(g.docs[id].path)})
 		}
 	}
 	dist := make(map[node]int)
@@ -299,7 +281,7 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 			}
 		}
 		for _, n := range frontier {
-			for _, id := range m.neighborsOf(n.vault, n.key) {
+			for _, id := range g.neighborsOf(n.vault, n.key) {
 				visit(node{n.vault, id})
 			}
 		}
@@ -312,15 +294,15 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 		}
 		var e EntityInfo
 		if strings.HasPrefix(n.key, "#") {
-			e = EntityInfo{Vault: n.vault, Key: n.key, Type: EntityTag, Name: n.key[1:], Incoming: len(m.graph.in[n.vault][n.key])}
-		} else if infos := m.typedInfos(n.vault, n.key); isTyped(n.key) && len(infos) > 0 {
+			e = EntityInfo{Vault: n.vault, Key: n.key, Type: EntityTag, Name: n.key[1:], Incoming: len(g.in[n.vault][n.key])}
+		} else if infos := g.typedInfos(n.vault, n.key); isTyped(n.key) && len(infos) > 0 {
 			e = infos[0]
 		} else {
-			ids := m.graph.names[n.vault][n.key]
+			ids := g.names[n.vault][n.key]
 			if len(ids) == 0 {
 				continue
 			}
-			e = m.noteInfo(ids[0])
+			e = g.noteInfo(ids[0])
 		}
 		e.Hops = h
 		out = append(out, e)
@@ -337,79 +319,68 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 // neighborsOf returns the keys adjacent to a note path key, a tag or a
 // typed entity: notes, tags and typed entities it links to or mentions,
 // and notes linking to it (typedNeighbors for a typed entity).
-func (m *memIndex) neighborsOf(vault, key string) []string {
+func (g *Graph) neighborsOf(vault, key string) []string {
 	var out []string
-	if isTyped(key) && len(m.graph.names[vault][key]) == 0 {
-		return m.typedNeighbors(vault, key)
+	if isTyped(key) && len(g.names[vault][key]) == 0 {
+		return g.typedNeighbors(vault, key)
 	}
 	if strings.HasPrefix(key, "#") {
-		for _, e := range m.graph.in[vault][key] {
-			out = append(out, NameKey(m.graph.docs[e.src].path))
+		for _, e := range g.in[vault][key] {
+			out = append(out, NameKey(g.docs[e.src].path))
 		}
 		return out
 	}
-	for _, id := range m.graph.names[vault][key] {
-		d := m.graph.docs[id]
+	for _, id := range g.names[vault][key] {
+		d := g.docs[id]
 		for _, r := range d.rels {
 			if strings.HasPrefix(r.Target, "#") || r.Type == RelMentions {
 				out = append(out, r.Target)
 				continue
 			}
-			for _, t := range m.graph.resolve(vault, r.Target) {
-				out = append(out, NameKey(m.graph.docs[t].path))
+			for _, t := range g.resolve(vault, r.Target) {
+				out = append(out, NameKey(g.docs[t].path))
 			}
 		}
 		for _, n := range d.names {
-			for _, e := range m.graph.in[vault][n] {
-				out = append(out, NameKey(m.graph.docs[e.src].path))
+			for _, e := range g.in[vault][n] {
+				out = append(out, NameKey(g.docs[e.src].path))
 			}
 		}
 	}
 	return out
 }
 
-// GraphStats counts the graph and checks it against the searchable
-// documents. Typed counts the typed entities a model found, Facts the
-// facts between them.
-type GraphStats struct {
+// Stats counts the graph. Typed counts the typed entities a model found,
+// Facts the facts between them.
+type Stats struct {
 	Notes, Tags, Relations, Unresolved int
 	Typed, Facts                       int
 	Problem                            string // "" when consistent
 }
 
-// GraphStats returns the graph's size and the first inconsistency found
-// between the graph, the searchable documents and the edge index.
-func (s *Store) GraphStats() GraphStats {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	var st GraphStats
-	st.Notes = len(m.graph.docs)
+// Stats returns the graph's size and the first inconsistency found between
+// its notes and its edge and fact indexes. (The index checks that the graph
+// holds exactly the searchable notes.)
+func (g *Graph) Stats() Stats {
+	var st Stats
+	st.Notes = len(g.docs)
 	edges := 0
-	for id, d := range m.graph.docs {
-		if m.docs[id] == nil && st.Problem == "" {
-			st.Problem = "graph holds " + d.path + ", which is not searchable"
-		}
+	for _, d := range g.docs {
 		st.Relations += len(d.rels)
 		for _, r := range d.rels {
-			if r.Type != RelTagged && r.Type != RelMentions && !isAttachment(r.Raw) && len(m.graph.resolve(d.vault, r.Target)) == 0 {
+			if r.Type != RelTagged && r.Type != RelMentions && !isAttachment(r.Raw) && len(g.resolve(d.vault, r.Target)) == 0 {
 				st.Unresolved++
 			}
 		}
 	}
-	for id, d := range m.docs {
-		if m.graph.docs[id] == nil && st.Problem == "" {
-			st.Problem = "searchable note " + d.path + " has no graph record"
-		}
-	}
-	for _, in := range m.graph.in {
+	for _, in := range g.in {
 		for target, refs := range in {
 			if strings.HasPrefix(target, "#") {
 				st.Tags++
 			}
 			for _, e := range refs {
 				edges++
-				d := m.graph.docs[e.src]
+				d := g.docs[e.src]
 				if (d == nil || e.rel >= len(d.rels) || d.rels[e.rel].Target != target) && st.Problem == "" {
 					st.Problem = "edge index points at a missing relation of target " + target
 				}
@@ -420,7 +391,7 @@ func (s *Store) GraphStats() GraphStats {
 		st.Problem = "edge index and relations disagree"
 	}
 	var problem string
-	st.Typed, st.Facts, problem = m.typedStats()
+	st.Typed, st.Facts, problem = g.typedStats()
 	if st.Problem == "" {
 		st.Problem = problem
 	}
@@ -431,12 +402,9 @@ func (s *Store) GraphStats() GraphStats {
 // level), so that text transcluded with ![[Note#Section]] is found when a
 // search is scoped to the note that shows it; the result still cites the
 // file that holds the text.
-func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+func (g *Graph) Embedded(inScope func(vault, path string) bool) map[[2]string]bool {
 	out := make(map[[2]string]bool)
-	for _, d := range m.graph.docs {
+	for _, d := range g.docs {
 		if !inScope(d.vault, d.path) {
 			continue
 		}
@@ -444,8 +412,8 @@ func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
 			if r.Type != RelEmbeds {
 				continue
 			}
-			for _, id := range m.graph.resolve(d.vault, r.Target) {
-				out[[2]string{d.vault, m.graph.docs[id].path}] = true
+			for _, id := range g.resolve(d.vault, r.Target) {
+				out[[2]string{d.vault, g.docs[id].path}] = true
 			}
 		}
 	}

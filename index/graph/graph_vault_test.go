@@ -1,7 +1,6 @@
-package index
+package graph_test
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"path"
@@ -12,6 +11,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ragd/ragd/index/indextest"
 )
 
 // plainBacklinks computes, by a plain scan of the files, which notes link
@@ -149,24 +150,11 @@ func contains(xs []string, x string) bool {
 // TestBacklinksMatchPlainScanOnObsidianHelp checks, for every note of the
 // Obsidian Help vault, that the graph's backlinks equal a plain scan.
 func TestBacklinksMatchPlainScanOnObsidianHelp(t *testing.T) {
-	root := "../../shared/vaults/obsidian-help-en"
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("shared vault not available: %v", err)
-	}
-	var files []File
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
-			fi, _ := d.Info()
-			rel, _ := filepath.Rel(root, p)
-			files = append(files, File{Rel: filepath.ToSlash(rel), Abs: p, Size: fi.Size(), ModTime: fi.ModTime()})
-		}
-		return nil
-	})
-	s := openStore(t, t.TempDir())
+	root := "../../../shared/vaults/obsidian-help-en"
+	files := indextest.SharedVault(t, root)
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
-	if _, err := s.Sync(context.Background(), SyncOptions{Vault: "help", Complete: true}, files); err != nil {
-		t.Fatal(err)
-	}
+	indextest.Sync(t, s, "help", files)
 	want := plainBacklinks(t, root)
 	mismatches := 0
 	for _, f := range files {

@@ -1,10 +1,20 @@
-package index
+package graph
 
 import "slices"
 
-// graphDoc is a searchable note's part of the in-memory graph.
-type graphDoc struct {
+// DocID is the index's id of a note (index.DocID).
+type DocID uint64
+
+// ChunkRef names a chunk of a note by its ordinal.
+type ChunkRef struct {
+	Doc DocID
+	Ord uint32
+}
+
+// docNode is a searchable note's part of the in-memory graph.
+type docNode struct {
 	vault, path, title string
+	chunks             int // how many chunks the note has
 	names              []string
 	rels               []Relation
 	stems              []string
@@ -17,11 +27,13 @@ type inRef struct {
 	rel int
 }
 
-// graphMem is the in-memory graph: names and incoming edges per vault,
-// rebuilt from the g/ records at open and kept in step with every write.
-// It is guarded by memIndex.mu.
-type graphMem struct {
-	docs  map[DocID]*graphDoc
+// Graph is the in-memory graph of the searchable notes: names and incoming
+// edges per vault, built by the index from the g/ records at open and kept
+// in step with every committed write. A Graph is not safe for concurrent
+// use: the index guards it with the same lock as its postings, so a query
+// never sees a note's graph and postings disagree.
+type Graph struct {
+	docs  map[DocID]*docNode
 	names map[string]map[string][]DocID // vault → name key → notes
 	in    map[string]map[string][]inRef // vault → target key → edges
 	// stems maps the analysed form of every note name, alias, tag and
@@ -40,13 +52,14 @@ type factRef struct {
 	i   int
 }
 
-func newGraphMem() graphMem {
-	return graphMem{docs: make(map[DocID]*graphDoc), names: make(map[string]map[string][]DocID),
+// New returns an empty graph.
+func New() *Graph {
+	return &Graph{docs: make(map[DocID]*docNode), names: make(map[string]map[string][]DocID),
 		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string),
 		facts: make(map[string]map[string][]factRef)}
 }
 
-func (g *graphMem) addStem(vault, k, entity string) {
+func (g *Graph) addStem(vault, k, entity string) {
 	if k == "" {
 		return
 	}
@@ -60,7 +73,7 @@ func (g *graphMem) addStem(vault, k, entity string) {
 	}
 }
 
-func (g *graphMem) dropStem(vault, k, entity string) {
+func (g *Graph) dropStem(vault, k, entity string) {
 	m := g.stems[vault]
 	if m == nil {
 		return
@@ -71,8 +84,10 @@ func (g *graphMem) dropStem(vault, k, entity string) {
 	}
 }
 
-func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
-	d := &graphDoc{vault: vault, path: path, title: title, names: rec.Names, rels: rec.Relations, stems: rec.Stems, facts: rec.Facts}
+// Add adds the record of note id (vault, path, title, and how many chunks
+// it has); a note already present must be removed first.
+func (g *Graph) Add(id DocID, vault, path, title string, chunks int, rec *Record) {
+	d := &docNode{vault: vault, path: path, title: title, chunks: chunks, names: rec.Names, rels: rec.Relations, stems: rec.Stems, facts: rec.Facts}
 	g.docs[id] = d
 	names := g.names[vault]
 	if names == nil {
@@ -99,7 +114,8 @@ func (g *graphMem) add(id DocID, vault, path, title string, rec *graphRecord) {
 	g.addFacts(id, vault, d.facts)
 }
 
-func (g *graphMem) remove(id DocID) {
+// Remove drops note id, if present.
+func (g *Graph) Remove(id DocID) {
 	d := g.docs[id]
 	if d == nil {
 		return
@@ -151,9 +167,19 @@ func without(ids []DocID, id DocID) []DocID {
 
 // resolve returns the notes a target key names in a vault. A tag key
 // resolves to nothing (tags are entities of their own).
-func (g *graphMem) resolve(vault, target string) []DocID {
+func (g *Graph) resolve(vault, target string) []DocID {
 	if len(target) > 0 && target[0] == '#' {
 		return nil
 	}
 	return g.names[vault][target]
 }
+
+// Has reports whether note id is in the graph.
+func (g *Graph) Has(id DocID) bool { return g.docs[id] != nil }
+
+// Len is the number of notes in the graph.
+func (g *Graph) Len() int { return len(g.docs) }
+
+// Resolve returns the notes a target key names in a vault (nothing for a
+// tag key).
+func (g *Graph) Resolve(vault, target string) []DocID { return g.resolve(vault, target) }

@@ -1,23 +1,21 @@
-package index
+package graph
 
 import (
 	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragd/ragd/index/chunk"
 )
 
-// Enrichment: with SyncOptions.Enrich set, every Markdown and text note is
-// also read by a model (an entity extractor plugin), which names the typed
-// entities it mentions (PERSON, ORGANIZATION, ...) and facts about them
-// (subject, predicate, object). They are stored in the note's graph record
-// — entity mentions as relations of type RelMentions to "@<name key>",
-// facts in graphRecord.Facts — so they are written and deleted in the same
-// transaction as the note's chunks, like its links.
-//
-// A failed enrichment never fails the note: it is indexed without model
-// entities, Document.EnrichError says why, and its pipeline lacks the
-// enricher, so the next pass tries again.
+// Enrichment: a model (an entity extractor plugin, run by index/ingest)
+// may read a note and name the typed entities it mentions (PERSON,
+// ORGANIZATION, ...) and facts about them (subject, predicate, object).
+// They are added to the note's Record — entity mentions as relations of
+// type RelMentions to "@<name key>", facts in Record.Facts — so they are
+// written and deleted in the same transaction as the note's chunks, like
+// its links.
 
 // ProvenanceModel is the provenance of relations found by a model.
 const ProvenanceModel = "model"
@@ -48,10 +46,6 @@ type EnrichedFact struct {
 	Confidence float64 `json:"confidence"`
 }
 
-// EnrichFunc enriches a Markdown or text note; sha is the hex SHA-256 of
-// text (a cache key).
-type EnrichFunc func(rel, sha string, text []byte) (*Enrichment, error)
-
 // Fact is a stored statement between two typed entities of a note.
 type Fact struct {
 	Subject    string  `json:"subject"` // "@" entity key
@@ -74,41 +68,12 @@ func EntityKey(name string) string {
 // isTyped reports a typed entity key.
 func isTyped(key string) bool { return strings.HasPrefix(key, "@") }
 
-// enrichSuffix is the pipeline suffix of a note of kind enriched with
-// opt.Enrich ("" when enrichment is off for it).
-func (s *Store) enrichSuffix(opt SyncOptions, kind string) string {
-	if opt.Enrich == nil || s.noGraph || kind != "markdown" && kind != "text" {
-		return ""
-	}
-	return "|entities:" + opt.Enricher
-}
-
-// enrich runs opt.Enrich on a prepared note and adds what it found to the
-// note's graph record. On failure the note stays indexed without model
-// entities and its pipeline loses the enricher, so it is retried.
-func (s *Store) enrich(opt SyncOptions, p *Prepared, data []byte) {
-	suffix := s.enrichSuffix(opt, p.Doc.Kind)
-	if suffix == "" || p.Doc.Status != StatusOK {
-		return
-	}
-	e, err := opt.Enrich(p.Doc.Path, p.Doc.Hash, data)
-	if err != nil {
-		p.Doc.Pipeline = strings.TrimSuffix(p.Doc.Pipeline, suffix)
-		p.Doc.EnrichError = err.Error()
-		s.log.Warn("entity extraction failed; the note is indexed without model entities and retried on the next pass",
-			"vault", p.Doc.Vault, "path", p.Doc.Path, "err", err)
-		return
-	}
-	if e != nil {
-		p.graph.addEnrichment(func(t string) []string { return s.an.AppendTerms(nil, t) }, e, p.Chunks)
-	}
-}
-
-// addEnrichment stores a note's typed entities as mention relations (one
+// AddEnrichment stores a note's typed entities as mention relations (one
 // for the name and one per alias, each with the analysed form the graph
-// channel finds it by) and its facts, mapping lines to chunks. Facts whose
-// subject or object is not one of the note's entities are dropped.
-func (g *graphRecord) addEnrichment(terms func(string) []string, e *Enrichment, chunks []Chunk) {
+// channel finds it by) and its facts, mapping lines to the note's chunks.
+// Facts whose subject or object is not one of the note's entities are
+// dropped. terms analyses a name as Build's does.
+func (g *Record) AddEnrichment(terms func(string) []string, e *Enrichment, chunks []chunk.Chunk) {
 	canon := map[string]string{} // name key of a name or alias → entity key
 	type mention struct {
 		target, typ, alias string
@@ -172,7 +137,7 @@ func (g *graphRecord) addEnrichment(terms func(string) []string, e *Enrichment, 
 // text names one of names (as a whole word, ignoring case) wins, with the
 // line of that occurrence; else the chunk holding line. -1 when the line
 // is unknown or the note has no chunks.
-func mentionChunk(chunks []Chunk, line int, names []string) (ord, at int) {
+func mentionChunk(chunks []chunk.Chunk, line int, names []string) (ord, at int) {
 	if line <= 0 || len(chunks) == 0 {
 		return -1, line
 	}

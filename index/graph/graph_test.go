@@ -1,13 +1,17 @@
-package index
+package graph_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/indextest"
 )
 
 var graphVault = map[string]string{
@@ -20,24 +24,22 @@ var graphVault = map[string]string{
 	"Daily.md":      "# Daily\n\nFixed the [[backups]] job; `[[Inline Code]]` is not a link.\n",
 }
 
-func syncVault(t *testing.T, s *Store, dir string, files map[string]string) {
+func syncVault(t *testing.T, s *index.Store, dir string, files map[string]string) {
 	t.Helper()
-	if _, err := s.Sync(context.Background(), SyncOptions{Vault: "v", Complete: true}, vaultFiles(t, dir, files)); err != nil {
-		t.Fatal(err)
-	}
+	indextest.SyncMap(t, s, dir, files)
 }
 
-func sources(ls []LinkRef) []string {
+func sources(ls []graph.LinkRef) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, l.Source)
 	}
 	sort.Strings(out)
-	return compactStrings(out)
+	return slices.Compact(out)
 }
 
 func TestGraphLinksAndBacklinks(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncVault(t, s, t.TempDir(), graphVault)
 
@@ -85,7 +87,7 @@ func TestGraphLinksAndBacklinks(t *testing.T) {
 }
 
 func TestGraphNeighborsAndEntities(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncVault(t, s, t.TempDir(), graphVault)
 	nb, err := s.Neighbors("v", "ZFS Pool", 1)
@@ -108,7 +110,7 @@ func TestGraphNeighborsAndEntities(t *testing.T) {
 	if found["#homelab"] != 2 || found["daily"] != 2 || found["notes/trip"] != 2 {
 		t.Errorf("2-hop neighbors = %v", found)
 	}
-	tags := s.Entities("v", EntityTag)
+	tags := s.Entities("v", graph.EntityTag)
 	var tnames []string
 	for _, e := range tags {
 		tnames = append(tnames, e.Name)
@@ -123,8 +125,8 @@ func TestGraphNeighborsAndEntities(t *testing.T) {
 }
 
 func TestGraphFollowsRenamesAndDeletes(t *testing.T) {
-	dir := t.TempDir()
-	s := openStore(t, t.TempDir())
+	dir, data := t.TempDir(), t.TempDir()
+	s := indextest.Open(t, data)
 	defer s.Close()
 	syncVault(t, s, dir, graphVault)
 
@@ -165,7 +167,7 @@ func TestGraphFollowsRenamesAndDeletes(t *testing.T) {
 			t.Errorf("deleted note's link still listed: %+v", l)
 		}
 	}
-	if tags := s.Entities("v", EntityTag); len(tags) != 2 {
+	if tags := s.Entities("v", graph.EntityTag); len(tags) != 2 {
 		t.Errorf("tag of the deleted note still listed: %+v", tags)
 	}
 	if err := s.Check(); err != nil {
@@ -177,7 +179,7 @@ func TestGraphFollowsRenamesAndDeletes(t *testing.T) {
 	// The graph survives a reopen.
 	want := s.Entities("", "")
 	s.Close()
-	s2 := openStore(t, s.dir)
+	s2 := indextest.Open(t, data)
 	defer s2.Close()
 	if got := s2.Entities("", ""); !reflect.DeepEqual(got, want) {
 		t.Errorf("after reopen entities differ:\n%+v\n%+v", got, want)
@@ -185,7 +187,7 @@ func TestGraphFollowsRenamesAndDeletes(t *testing.T) {
 }
 
 func TestGraphChannel(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncVault(t, s, t.TempDir(), graphVault)
 	hits, matches := s.GraphSearch(s.Analyzer().AppendTerms(nil, "what about the zfs pools"), 10, nil)
@@ -216,7 +218,7 @@ func TestGraphChannel(t *testing.T) {
 }
 
 func TestEmbeddedNotesAreInScopeOfTheEmbedder(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
 	syncVault(t, s, t.TempDir(), graphVault)
 	emb := s.Embedded(func(_, p string) bool { return strings.HasPrefix(p, "notes/") })

@@ -1,9 +1,6 @@
-package index
+package graph
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // Weights of the graph channel: how much of a mentioned entity's weight
 // reaches each kind of chunk, and the decay per hop.
@@ -15,31 +12,26 @@ const (
 	graphMaxPerNode = 200 // chunks one entity may contribute (a tag on every note)
 )
 
-// GraphMatch is an entity the graph channel found in a query.
-type GraphMatch struct {
+// Match is an entity the graph channel found in a query.
+type Match struct {
 	Vault, Key string
 	Terms      int // query terms the name covered
 }
 
-// GraphSearch is the graph retrieval channel: it finds note names,
-// aliases, tags and typed entities' names in the query terms (analysed, so
-// matching is case- and stem-insensitive), walks one hop of links (or, from
-// a typed entity, of facts) from them, and scores the chunks of the reached
-// notes and the chunks that mention them. It returns the k best chunks in
-// scope and the entities it matched.
-func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []GraphMatch) {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if k <= 0 || len(terms) == 0 {
-		return nil, nil
-	}
+// Search is the graph retrieval channel: it finds note names, aliases,
+// tags and typed entities' names in the query terms (analysed, so matching
+// is case- and stem-insensitive), walks one hop of links (or, from a typed
+// entity, of facts) from them, and scores the chunks of the reached notes
+// and the chunks that mention them. It returns the score of every chunk
+// reached (the index ranks them and applies the scope) and the entities it
+// matched.
+func (g *Graph) Search(terms []string) (map[ChunkRef]float64, []Match) {
 	type seed struct {
 		vault, key string
 		weight     float64
 	}
 	var seeds []seed
-	var matches []GraphMatch
+	var matches []Match
 	covered := make([]bool, len(terms))
 	// Longest names first; a shorter name inside a longer match is skipped
 	// ("restic" inside "restic backups").
@@ -50,11 +42,11 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 			}
 			key := strings.Join(terms[i:i+n], " ")
 			found := false
-			for vault, stems := range m.graph.stems {
+			for vault, stems := range g.stems {
 				for _, ent := range stems[key] {
 					w := 0.5 + 0.25*float64(n-1)
 					seeds = append(seeds, seed{vault, ent, min(w, 1)})
-					matches = append(matches, GraphMatch{vault, ent, n})
+					matches = append(matches, Match{vault, ent, n})
 					found = true
 				}
 			}
@@ -76,19 +68,18 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 	}
 	reach := func(vault, key string, w float64, hop bool) {
 		if strings.HasPrefix(key, "#") {
-			for i, e := range m.graph.in[vault][key] {
+			for i, e := range g.in[vault][key] {
 				if i == graphMaxPerNode {
 					break
 				}
-				if r := m.graph.docs[e.src].rels[e.rel]; r.Chunk >= 0 {
+				if r := g.docs[e.src].rels[e.rel]; r.Chunk >= 0 {
 					add(ChunkRef{e.src, uint32(r.Chunk)}, w*graphMention)
 				}
 			}
 			return
 		}
-		for _, id := range m.graph.names[vault][key] {
-			d := m.chunkSlots(id)
-			for ord := range d {
+		for _, id := range g.names[vault][key] {
+			for ord := range g.docs[id].chunks {
 				add(ChunkRef{id, uint32(ord)}, w*graphOwnChunk/(1+0.25*float64(ord)))
 				if hop && ord == 0 {
 					break // a neighbour contributes its opening chunk only
@@ -97,14 +88,13 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 			if hop {
 				continue
 			}
-			g := m.graph.docs[id]
 			n := 0
-			for _, name := range g.names {
-				for _, e := range m.graph.in[vault][name] {
+			for _, name := range g.docs[id].names {
+				for _, e := range g.in[vault][name] {
 					if n++; n > graphMaxPerNode {
 						break
 					}
-					if r := m.graph.docs[e.src].rels[e.rel]; r.Chunk >= 0 && e.src != id {
+					if r := g.docs[e.src].rels[e.rel]; r.Chunk >= 0 && e.src != id {
 						add(ChunkRef{e.src, uint32(r.Chunk)}, w*graphMention)
 					}
 				}
@@ -112,52 +102,18 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []Grap
 		}
 	}
 	for _, sd := range seeds {
-		if isTyped(sd.key) && len(m.graph.names[sd.vault][sd.key]) == 0 {
-			m.reachTyped(sd.vault, sd.key, sd.weight, add)
+		if isTyped(sd.key) && len(g.names[sd.vault][sd.key]) == 0 {
+			g.reachTyped(sd.vault, sd.key, sd.weight, add)
 			continue
 		}
 		reach(sd.vault, sd.key, sd.weight, false)
-		for _, nb := range m.neighborsOf(sd.vault, sd.key) {
+		for _, nb := range g.neighborsOf(sd.vault, sd.key) {
 			if !strings.HasPrefix(nb, "#") {
 				reach(sd.vault, nb, sd.weight*graphHopDecay, true)
 			}
 		}
 	}
-	hits := make([]Hit, 0, len(scores))
-	for ref, sc := range scores {
-		d := m.docs[ref.Doc]
-		if d == nil || int(ref.Ord) >= len(d.slots) || filter != nil && !filter(d.vault, d.path) {
-			continue
-		}
-		sl := m.slots[d.slots[ref.Ord]]
-		h := Hit{Ref: ref, Vault: d.vault, Path: d.path, Title: d.title, Score: sc,
-			LineStart: int(sl.lineStart), LineEnd: int(sl.lineEnd), Parent: sl.parent}
-		if int(sl.parent) < len(d.headings) {
-			h.Heading = d.headings[sl.parent]
-		}
-		hits = append(hits, h)
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		if hits[i].Ref.Doc != hits[j].Ref.Doc {
-			return hits[i].Ref.Doc < hits[j].Ref.Doc
-		}
-		return hits[i].Ref.Ord < hits[j].Ref.Ord
-	})
-	if len(hits) > k {
-		hits = hits[:k]
-	}
-	return hits, matches
-}
-
-// chunkSlots returns the chunk slots of a document (nil if not searchable).
-func (m *memIndex) chunkSlots(id DocID) []uint32 {
-	if d := m.docs[id]; d != nil {
-		return d.slots
-	}
-	return nil
+	return scores, matches
 }
 
 func allCovered(bs []bool) bool {

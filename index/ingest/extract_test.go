@@ -1,4 +1,4 @@
-package index
+package ingest_test
 
 import (
 	"context"
@@ -11,16 +11,20 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
+	"github.com/ragd/ragd/index/ingest"
 )
 
 // fakeExtractor counts its calls; fn decides the outcome per call.
 type fakeExtractor struct {
 	mu    sync.Mutex
 	calls []string // rel of each call
-	fn    func(rel, sha string, data []byte) (*Extracted, bool, error)
+	fn    func(rel, sha string, data []byte) (*ingest.Extracted, bool, error)
 }
 
-func (f *fakeExtractor) extract(rel, sha string, data []byte) (*Extracted, bool, error) {
+func (f *fakeExtractor) extract(rel, sha string, data []byte) (*ingest.Extracted, bool, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, rel)
 	fn := f.fn
@@ -43,7 +47,7 @@ func (f *fakeExtractor) count() int {
 //	5 ## Outlook
 //	6
 //	7 Hiring freezes continue next quarter.
-var report = Extracted{
+var report = ingest.Extracted{
 	Text:      "# Quarterly Report\n\nRevenue grew in the northern region.\n\n## Outlook\n\nHiring freezes continue next quarter.\n",
 	Markdown:  true,
 	Pages:     []int{1, 4},
@@ -55,9 +59,9 @@ var pdfVault = map[string]string{
 	"note.md":         "# Note\n\nPlain markdown about revenue.\n",
 }
 
-func syncExtract(t *testing.T, s *Store, files []File, ex ExtractFunc) SyncResult {
+func syncExtract(t *testing.T, s *index.Store, files []ingest.File, ex ingest.ExtractFunc) ingest.SyncResult {
 	t.Helper()
-	res, err := s.Sync(context.Background(), SyncOptions{Vault: "v", Complete: true, Extract: ex}, files)
+	res, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), ingest.SyncOptions{Vault: "v", Extract: ex}, files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +69,13 @@ func syncExtract(t *testing.T, s *Store, files []File, ex ExtractFunc) SyncResul
 }
 
 func TestExtractHookIndexesPDF(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
-	files := vaultFiles(t, t.TempDir(), pdfVault)
+	files := indextest.WriteVault(t, t.TempDir(), pdfVault)
 	sum := sha256.Sum256([]byte(pdfVault["docs/report.pdf"]))
 	wantSHA := hex.EncodeToString(sum[:])
 	var gotSHA, gotData string
-	ex := &fakeExtractor{fn: func(rel, sha string, data []byte) (*Extracted, bool, error) {
+	ex := &fakeExtractor{fn: func(rel, sha string, data []byte) (*ingest.Extracted, bool, error) {
 		if !strings.HasSuffix(rel, ".pdf") {
 			return nil, false, nil
 		}
@@ -94,7 +98,7 @@ func TestExtractHookIndexesPDF(t *testing.T) {
 	if err != nil || d == nil {
 		t.Fatalf("document: %v %v", d, err)
 	}
-	if d.Status != StatusOK || d.Kind != "pdf" || d.Title != "Quarterly Report" || d.Chunks != 2 ||
+	if d.Status != index.StatusOK || d.Kind != "pdf" || d.Title != "Quarterly Report" || d.Chunks != 2 ||
 		!reflect.DeepEqual(d.Pages, []int{1, 4}) || !strings.HasSuffix(d.Pipeline, "|fakepdf/1") || d.Hash != wantSHA {
 		t.Errorf("document = %+v", d)
 	}
@@ -109,7 +113,7 @@ func TestExtractHookIndexesPDF(t *testing.T) {
 			t.Errorf("%q → %+v, want the PDF first", q, hs)
 			continue
 		}
-		cs, err := s.Chunks([]ChunkRef{hs[0].Ref})
+		cs, err := s.Chunks([]index.ChunkRef{hs[0].Ref})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +123,7 @@ func TestExtractHookIndexesPDF(t *testing.T) {
 	}
 	// Markdown chunks carry no page.
 	hs := s.Search(s.Analyzer().AppendTerms(nil, "plain markdown"), 1, nil)
-	if cs, _ := s.Chunks([]ChunkRef{hs[0].Ref}); hs[0].Path != "note.md" || cs[0].Page != 0 {
+	if cs, _ := s.Chunks([]index.ChunkRef{hs[0].Ref}); hs[0].Path != "note.md" || cs[0].Page != 0 {
 		t.Errorf("markdown chunk = %+v page %d", hs[0], cs[0].Page)
 	}
 
@@ -138,7 +142,7 @@ func TestExtractHookIndexesPDF(t *testing.T) {
 	}
 }
 
-func indexOf(files []File, rel string) int {
+func indexOf(files []ingest.File, rel string) int {
 	for i, f := range files {
 		if f.Rel == rel {
 			return i
@@ -148,9 +152,9 @@ func indexOf(files []File, rel string) int {
 }
 
 // refreshed re-stats files after they were written.
-func refreshed(t *testing.T, files []File) []File {
+func refreshed(t *testing.T, files []ingest.File) []ingest.File {
 	t.Helper()
-	out := make([]File, len(files))
+	out := make([]ingest.File, len(files))
 	for i, f := range files {
 		fi, err := os.Stat(f.Abs)
 		if err != nil {
@@ -163,23 +167,23 @@ func refreshed(t *testing.T, files []File) []File {
 }
 
 func TestExtractPlainTextTitleAndEmpty(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
-	files := vaultFiles(t, t.TempDir(), map[string]string{"a.html": "<p>x</p>", "b.docx": "PK", "blank.pdf": "%PDF"})
-	ex := func(rel, _ string, _ []byte) (*Extracted, bool, error) {
+	files := indextest.WriteVault(t, t.TempDir(), map[string]string{"a.html": "<p>x</p>", "b.docx": "PK", "blank.pdf": "%PDF"})
+	ex := func(rel, _ string, _ []byte) (*ingest.Extracted, bool, error) {
 		switch rel {
 		case "a.html":
-			return &Extracted{Text: "First paragraph about kites.\n\nSecond paragraph about string.\n", Extractor: "html/1"}, true, nil
+			return &ingest.Extracted{Text: "First paragraph about kites.\n\nSecond paragraph about string.\n", Extractor: "html/1"}, true, nil
 		case "b.docx":
-			return &Extracted{Text: "# Heading Ignored As Title\n\nBody about otters.\n", Markdown: true, Title: "Given Title", Extractor: "docx/2"}, true, nil
+			return &ingest.Extracted{Text: "# Heading Ignored As Title\n\nBody about otters.\n", Markdown: true, Title: "Given Title", Extractor: "docx/2"}, true, nil
 		}
-		return &Extracted{Text: " \n\n ", Extractor: "pdf/1"}, true, nil
+		return &ingest.Extracted{Text: " \n\n ", Extractor: "pdf/1"}, true, nil
 	}
 	if res := syncExtract(t, s, files, ex); res.Indexed != 2 || res.Failed != 1 {
 		t.Fatalf("sync = %+v", res)
 	}
 	a, _ := s.Document("v", "a.html")
-	if a.Kind != "html" || a.Title != "a" || a.Status != StatusOK {
+	if a.Kind != "html" || a.Title != "a" || a.Status != index.StatusOK {
 		t.Errorf("plain extraction = %+v, want kind html and the file name as title", a)
 	}
 	if hs := s.Search(s.Analyzer().AppendTerms(nil, "kites"), 1, nil); len(hs) != 1 || hs[0].Path != "a.html" {
@@ -190,27 +194,27 @@ func TestExtractPlainTextTitleAndEmpty(t *testing.T) {
 		t.Errorf("docx = %+v, want the extractor's title", b)
 	}
 	blank, _ := s.Document("v", "blank.pdf")
-	if blank.Status != StatusFailed || !strings.Contains(blank.Error, "no text") {
+	if blank.Status != index.StatusFailed || !strings.Contains(blank.Error, "no text") {
 		t.Errorf("blank extraction = %+v", blank)
 	}
 }
 
 func TestExtractNotHandledFails(t *testing.T) {
-	for name, ex := range map[string]ExtractFunc{
+	for name, ex := range map[string]ingest.ExtractFunc{
 		"nil hook": nil,
-		"not handled": func(string, string, []byte) (*Extracted, bool, error) {
+		"not handled": func(string, string, []byte) (*ingest.Extracted, bool, error) {
 			return nil, false, nil
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := openStore(t, t.TempDir())
+			s := indextest.Open(t, t.TempDir())
 			defer s.Close()
-			files := vaultFiles(t, t.TempDir(), pdfVault)
+			files := indextest.WriteVault(t, t.TempDir(), pdfVault)
 			if res := syncExtract(t, s, files, ex); res.Indexed != 1 || res.Failed != 1 {
 				t.Fatalf("sync = %+v", res)
 			}
 			d, _ := s.Document("v", "docs/report.pdf")
-			if d == nil || d.Status != StatusFailed || !strings.Contains(d.Error, "no extractor") || !strings.Contains(d.Error, ".pdf") {
+			if d == nil || d.Status != index.StatusFailed || !strings.Contains(d.Error, "no extractor") || !strings.Contains(d.Error, ".pdf") {
 				t.Fatalf("document = %+v, want failed: no extractor for .pdf", d)
 			}
 			if res := syncExtract(t, s, files, ex); res.Unchanged != 2 {
@@ -221,16 +225,16 @@ func TestExtractNotHandledFails(t *testing.T) {
 }
 
 func TestExtractTransientRetriedPermanentNot(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
-	files := vaultFiles(t, t.TempDir(), map[string]string{"slow.pdf": "%PDF slow", "locked.pdf": "%PDF locked"})
+	files := indextest.WriteVault(t, t.TempDir(), map[string]string{"slow.pdf": "%PDF slow", "locked.pdf": "%PDF locked"})
 	fail := true
-	ex := &fakeExtractor{fn: func(rel, _ string, _ []byte) (*Extracted, bool, error) {
+	ex := &fakeExtractor{fn: func(rel, _ string, _ []byte) (*ingest.Extracted, bool, error) {
 		switch {
 		case rel == "locked.pdf":
 			return nil, true, errors.New("document is encrypted")
 		case fail:
-			return nil, true, fmt.Errorf("plugin pdf: %w: timed out after 30s", ErrTransient)
+			return nil, true, fmt.Errorf("plugin pdf: %w: timed out after 30s", ingest.ErrTransient)
 		}
 		x := report
 		return &x, true, nil
@@ -252,7 +256,7 @@ func TestExtractTransientRetriedPermanentNot(t *testing.T) {
 	}
 	for _, p := range []string{"slow.pdf", "locked.pdf"} {
 		d, _ := s.Document("v", p)
-		if d == nil || d.Status != StatusFailed || !strings.Contains(d.Error, "extraction failed") {
+		if d == nil || d.Status != index.StatusFailed || !strings.Contains(d.Error, "extraction failed") {
 			t.Errorf("%s = %+v", p, d)
 		}
 	}
@@ -273,7 +277,7 @@ func TestExtractTransientRetriedPermanentNot(t *testing.T) {
 	if res.Indexed != 1 || calls("slow.pdf") != 3 || calls("locked.pdf") != 1 {
 		t.Errorf("third sync = %+v (slow.pdf %d calls, locked.pdf %d)", res, calls("slow.pdf"), calls("locked.pdf"))
 	}
-	if d, _ := s.Document("v", "slow.pdf"); d == nil || d.Status != StatusOK || d.Kind != "pdf" {
+	if d, _ := s.Document("v", "slow.pdf"); d == nil || d.Status != index.StatusOK || d.Kind != "pdf" {
 		t.Errorf("slow.pdf after recovery = %+v", d)
 	}
 	if hs := s.Search(s.Analyzer().AppendTerms(nil, "hiring freezes"), 1, nil); len(hs) != 1 || hs[0].Path != "slow.pdf" {
@@ -284,18 +288,18 @@ func TestExtractTransientRetriedPermanentNot(t *testing.T) {
 // A PDF first seen when no extractor takes PDFs must be extracted once one
 // does (a plugin configured later), without the user touching the file.
 func TestExtractorConfiguredLaterIndexesOldFailures(t *testing.T) {
-	s := openStore(t, t.TempDir())
+	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
-	files := vaultFiles(t, t.TempDir(), pdfVault)
-	none := func(string, string, []byte) (*Extracted, bool, error) { return nil, false, nil }
+	files := indextest.WriteVault(t, t.TempDir(), pdfVault)
+	none := func(string, string, []byte) (*ingest.Extracted, bool, error) { return nil, false, nil }
 	syncExtract(t, s, files, none)
-	ex := &fakeExtractor{fn: func(string, string, []byte) (*Extracted, bool, error) { x := report; return &x, true, nil }}
+	ex := &fakeExtractor{fn: func(string, string, []byte) (*ingest.Extracted, bool, error) { x := report; return &x, true, nil }}
 	syncExtract(t, s, files, ex.extract)
 	d, _ := s.Document("v", "docs/report.pdf")
 	if d == nil {
 		t.Fatal("docs/report.pdf is not recorded")
 	}
-	if d.Status != StatusOK {
+	if d.Status != index.StatusOK {
 		t.Errorf("BUG: a file recorded as failed with %q is never offered to an extractor configured later "+
 			"while its bytes are unchanged (extractor called %d times; document %+v): prepareFile treats it as "+
 			"up to date because hash and pipeline match", d.Error, ex.count(), d)
@@ -304,31 +308,31 @@ func TestExtractorConfiguredLaterIndexesOldFailures(t *testing.T) {
 
 func TestExtractionCacheRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	s := openStore(t, dir)
+	s := indextest.Open(t, dir)
 	const sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-	if x, ok := s.CachedExtraction(sha, "fakepdf/1"); ok || x != nil {
+	if x, ok := ingest.New(s, ingest.Options{}).CachedExtraction(sha, "fakepdf/1"); ok || x != nil {
 		t.Fatalf("empty cache returned %+v", x)
 	}
 	want := report
 	want.Title = "Cached"
-	s.CacheExtraction(sha, "fakepdf/1", &want)
-	x, ok := s.CachedExtraction(sha, "fakepdf/1")
+	ingest.New(s, ingest.Options{}).CacheExtraction(sha, "fakepdf/1", &want)
+	x, ok := ingest.New(s, ingest.Options{}).CachedExtraction(sha, "fakepdf/1")
 	if !ok || !reflect.DeepEqual(*x, want) {
 		t.Fatalf("cached = %+v, %v; want %+v", x, ok, want)
 	}
-	if _, ok := s.CachedExtraction(sha, "fakepdf/2"); ok {
+	if _, ok := ingest.New(s, ingest.Options{}).CachedExtraction(sha, "fakepdf/2"); ok {
 		t.Error("another extractor version hit the cache")
 	}
-	if _, ok := s.CachedExtraction(strings.Replace(sha, "9f", "00", 1), "fakepdf/1"); ok {
+	if _, ok := ingest.New(s, ingest.Options{}).CachedExtraction(strings.Replace(sha, "9f", "00", 1), "fakepdf/1"); ok {
 		t.Error("other bytes hit the cache")
 	}
 	// Replaced in place, and kept across a reopen.
 	want.Text = "# New\n\ntext\n"
-	s.CacheExtraction(sha, "fakepdf/1", &want)
+	ingest.New(s, ingest.Options{}).CacheExtraction(sha, "fakepdf/1", &want)
 	s.Close()
-	s = openStore(t, dir)
+	s = indextest.Open(t, dir)
 	defer s.Close()
-	if x, ok := s.CachedExtraction(sha, "fakepdf/1"); !ok || !reflect.DeepEqual(*x, want) {
+	if x, ok := ingest.New(s, ingest.Options{}).CachedExtraction(sha, "fakepdf/1"); !ok || !reflect.DeepEqual(*x, want) {
 		t.Errorf("after reopen = %+v, %v", x, ok)
 	}
 }

@@ -1,4 +1,4 @@
-package index
+package graph
 
 import (
 	"path"
@@ -8,7 +8,7 @@ import (
 )
 
 // relations turns the links the chunker found into the note's relations.
-func relations(rel string, cd *chunk.Document, chunks []Chunk) []Relation {
+func relations(rel string, cd *chunk.Document) []Relation {
 	var out []Relation
 	self := NameKey(rel)
 	dir := path.Dir(rel)
@@ -45,7 +45,7 @@ func relations(rel string, cd *chunk.Document, chunks []Chunk) []Relation {
 			}
 			r.Target = self // [[#Heading]]: a link within the note
 		}
-		r.Chunk, r.Line = locate(chunks, l.Start)
+		r.Chunk, r.Line = locate(cd.Chunks, l.Start)
 		out = append(out, r)
 	}
 	return out

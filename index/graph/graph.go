@@ -1,4 +1,17 @@
-package index
+// Package graph is the entity graph of the vaults, built from what the
+// notes already say: every note is an entity (named by its path, its file
+// name and its aliases), every tag is an entity, and every [[wikilink]],
+// embed, Markdown link to a local note, #tag and link-valued frontmatter
+// field is a relation whose mention is the chunk that holds it. A model may
+// add typed entities and facts (enrich.go).
+//
+// It holds a note's part of the graph as a Record (built by Build from the
+// chunker's output, stored by the index as g/<doc>), and the in-memory
+// Graph of every searchable note that answers graph queries (read.go) and
+// the graph retrieval channel (search.go). The package knows nothing of
+// Badger: the index stores the records and keeps the Graph in step with
+// every committed write.
+package graph
 
 import (
 	"path"
@@ -9,12 +22,6 @@ import (
 	"github.com/ragd/ragd/index/chunk"
 )
 
-// The entity graph of a vault is built from what its notes already say:
-// every note is an entity (named by its path, its file name and its
-// aliases), every tag is an entity, and every [[wikilink]], embed,
-// Markdown link to a local note, #tag and link-valued frontmatter field is
-// a relation whose mention is the chunk that holds it.
-//
 // Like the postings, a document's part of the graph is stored in one
 // record, g/<doc>, written and deleted in the same transaction as its
 // chunks, so a note's entities, mentions and relations can never be
@@ -55,11 +62,12 @@ type Relation struct {
 	End        int     `json:"end"`
 	Confidence float64 `json:"confidence"`
 	Provenance string  `json:"provenance"`     // wikilink, embed, markdown, tag, frontmatter, model
-	Stem       string  `json:"stem,omitempty"` // tags, mentions: analysed name (see graphRecord.Stems)
+	Stem       string  `json:"stem,omitempty"` // tags, mentions: analysed name (see Record.Stems)
 }
 
-// graphRecord is the g/<doc> value.
-type graphRecord struct {
+// Record is a note's part of the graph, stored by the index as its g/<doc>
+// value.
+type Record struct {
 	Names []string `json:"names"` // normalised keys the note answers to
 	// Stems are the analysed forms of the names a person would use for the
 	// note (file name, title, aliases): how the graph channel finds it in
@@ -122,9 +130,11 @@ func compactStrings(xs []string) []string {
 	return out
 }
 
-// buildGraph turns the links the chunker found into the note's relations.
-func buildGraph(terms func(string) []string, rel, title string, cd *chunk.Document, chunks []Chunk) graphRecord {
-	g := graphRecord{Names: noteNames(rel, cd.Aliases), Relations: relations(rel, cd, chunks)}
+// Build turns what the chunker found in the note at vault path rel (its
+// links, tags and aliases) into the note's record; terms analyses a name
+// the way queries are analysed, and title is the note's title.
+func Build(terms func(string) []string, rel, title string, cd *chunk.Document) Record {
+	g := Record{Names: noteNames(rel, cd.Aliases), Relations: relations(rel, cd)}
 	spoken := append([]string{strings.TrimSuffix(path.Base(rel), path.Ext(rel)), title}, cd.Aliases...)
 	for _, n := range spoken {
 		if k := stemKey(terms, n); k != "" && !slices.Contains(g.Stems, k) {
@@ -142,7 +152,7 @@ func buildGraph(terms func(string) []string, rel, title string, cd *chunk.Docume
 func isMarkdownLinkPath(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
 
 // locate finds the chunk holding byte offset off and the line of off.
-func locate(chunks []Chunk, off int) (ord, line int) {
+func locate(chunks []chunk.Chunk, off int) (ord, line int) {
 	for i, c := range chunks {
 		if off >= c.Start && off < c.End {
 			return i, c.LineStart + strings.Count(c.Text[:off-c.Start], "\n")

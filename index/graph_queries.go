@@ -1,0 +1,135 @@
+package index
+
+import (
+	"sort"
+
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/segment"
+)
+
+// The entity graph (index/graph) lives beside the postings in memIndex and
+// under its lock: a write replaces a note's postings and its part of the
+// graph together, so no query sees them disagree. These methods take the
+// lock and ask the graph.
+
+// Backlinks lists the relations of other notes (and the note itself) that
+// point at the named note, through any of its names.
+func (s *Store) Backlinks(vault, note string) ([]graph.LinkRef, error) {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.Backlinks(vault, note)
+}
+
+// FindNotes resolves a note's name — its path, file name, alias or title,
+// in any case — to the notes it names, in any vault unless vault is set.
+// It returns *graph.ErrNoSuchNote when none has that name.
+func (s *Store) FindNotes(vault, name string) ([]graph.NoteRef, error) {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.FindNotes(vault, name)
+}
+
+// Links lists the relations held by the named note.
+func (s *Store) Links(vault, note string) ([]graph.LinkRef, error) {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.Links(vault, note)
+}
+
+// Unresolved lists links to notes that do not exist (attachments, tags and
+// typed entities excluded), in vault ("" for all).
+func (s *Store) Unresolved(vault string) []graph.LinkRef {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.Unresolved(vault)
+}
+
+// Entities lists notes, tags and typed entities in vault ("" for all), most
+// referenced first; typ filters by type ("" for all, see graph.Entities).
+func (s *Store) Entities(vault, typ string) []graph.EntityInfo {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.Entities(vault, typ)
+}
+
+// Neighbors walks up to hops links (either direction) from an entity: a
+// note, a "#tag" or an "@entity".
+func (s *Store) Neighbors(vault, entity string, hops int) ([]graph.EntityInfo, error) {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.Neighbors(vault, entity, hops)
+}
+
+// Embedded returns the notes that notes matching inScope embed (one
+// level), so that text transcluded with ![[Note#Section]] is found when a
+// search is scoped to the note that shows it; the result still cites the
+// file that holds the text.
+func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
+	s.mem.mu.RLock()
+	defer s.mem.mu.RUnlock()
+	return s.mem.graph.Embedded(inScope)
+}
+
+// GraphStats returns the graph's size and the first inconsistency found
+// between the graph, the searchable documents and the graph's own indexes.
+func (s *Store) GraphStats() graph.Stats {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	st := m.graph.Stats()
+	if st.Problem != "" {
+		return st
+	}
+	v := s.view()
+	defer v.Release()
+	v.EachNote(func(_ segment.Ref, id uint64, _, path string) bool {
+		if !m.graph.Has(graph.DocID(id)) {
+			st.Problem = "searchable note " + path + " has no graph record"
+		}
+		return st.Problem == ""
+	})
+	if st.Problem == "" && int64(m.graph.Len()) != v.Stats().Notes {
+		st.Problem = "graph holds notes that are not searchable"
+	}
+	return st
+}
+
+// GraphSearch is the graph retrieval channel (graph.Graph.Search): the k
+// best chunks in scope that the entities named in the analysed query terms
+// reach, and those entities.
+func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []graph.Match) {
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if k <= 0 || len(terms) == 0 {
+		return nil, nil
+	}
+	scores, matches := m.graph.Search(terms)
+	if len(matches) == 0 {
+		return nil, nil
+	}
+	v := s.view()
+	defer v.Release()
+	hits := make([]Hit, 0, len(scores))
+	for ref, sc := range scores {
+		r, ok := v.Find(uint64(ref.Doc))
+		if !ok {
+			continue
+		}
+		h, ok := hitAt(v, r, ref.Ord, sc)
+		if !ok || filter != nil && !filter(h.Vault, h.Path) {
+			continue
+		}
+		hits = append(hits, h)
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Ref.less(hits[j].Ref)
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits, matches
+}

@@ -1,0 +1,235 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/segment"
+)
+
+// The lexical index lives in postings segments (index/segment) beside
+// Badger, which stays the source of truth: every note's segment record is
+// also its f/ value. Every write transaction appends to a journal —
+// j/<seq:8> → the ids of the documents it changed — and the segment set
+// records, in its manifest, the sequence number up to which its flushed
+// segments are complete. Opening replays the journal past that point (work
+// proportional to what changed since the last flush, not to the corpus);
+// the set's background loop flushes and, once the manifest is durable,
+// the journal up to it is dropped. A missing or damaged segment directory
+// is rebuilt from the f/ records.
+
+const nsJournal = 'j'
+
+var keySeq = []byte("m/seq")
+
+func journalKey(seq uint64) []byte {
+	k := make([]byte, 10)
+	k[0], k[1] = nsJournal, '/'
+	binary.BigEndian.PutUint64(k[2:], seq)
+	return k
+}
+
+// replayBatch is how many notes a replay or rebuild adds per segment.
+const replayBatch = 2048
+
+// openLexical opens the segment set in dir and brings it up to the store's
+// journal.
+func (s *Store) openLexical(dir string, rebuild bool) error {
+	opts := segment.Options{Dir: dir, Logger: s.log, OnFlush: s.dropJournal}
+	if rebuild {
+		if err := segment.Reset(dir); err != nil {
+			return fmt.Errorf("index: reset segments: %w", err)
+		}
+	}
+	set, seq, err := segment.OpenSet(opts)
+	if errors.Is(err, segment.ErrCorrupt) {
+		s.log.Warn("the lexical index segments are damaged; rebuilding them from the store", "err", err)
+		if err := segment.Reset(dir); err != nil {
+			return fmt.Errorf("index: reset segments: %w", err)
+		}
+		set, seq, err = segment.OpenSet(opts)
+		rebuild = true
+	}
+	if err != nil {
+		return fmt.Errorf("index: open segments: %w", err)
+	}
+	s.lex = set
+	if err := s.db.View(func(txn *badger.Txn) error {
+		if it, err := txn.Get(keySeq); err == nil {
+			return it.Value(func(v []byte) error {
+				if len(v) == 8 {
+					s.seq = binary.BigEndian.Uint64(v)
+				}
+				return nil
+			})
+		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("index: read journal position: %w", err)
+	}
+	if rebuild || seq > s.seq {
+		// A segment set ahead of the store, or one to rebuild: start from
+		// the records.
+		return s.rebuildLexical()
+	}
+	return s.replayJournal(seq)
+}
+
+// rebuildLexical adds every searchable document's record to an empty set.
+func (s *Store) rebuildLexical() error {
+	var batch []*segment.Note
+	err := s.db.View(func(txn *badger.Txn) error {
+		return iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
+			n, err := segment.DecodeNote(v)
+			if err != nil {
+				return fmt.Errorf("index: note record %x: %w", k, err)
+			}
+			n.ID = uint64(idFromKey(k))
+			batch = append(batch, n)
+			if len(batch) == replayBatch {
+				s.lex.Apply(s.seq, nil, batch)
+				batch = nil
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	s.lex.Apply(s.seq, nil, batch)
+	return nil
+}
+
+// replayJournal re-applies the changes committed after the segments' seq.
+func (s *Store) replayJournal(from uint64) error {
+	ids := map[DocID]bool{}
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: nsPrefix(nsJournal), PrefetchValues: true})
+		defer it.Close()
+		for it.Seek(journalKey(from + 1)); it.Valid(); it.Next() {
+			if err := it.Item().Value(func(v []byte) error {
+				for len(v) >= 8 {
+					ids[DocID(binary.BigEndian.Uint64(v))] = true
+					v = v[8:]
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	var dels []uint64
+	var puts []*segment.Note
+	err = s.db.View(func(txn *badger.Txn) error {
+		for id := range ids {
+			dels = append(dels, uint64(id))
+			it, err := txn.Get(forwardKey(id))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if err := it.Value(func(v []byte) error {
+				n, err := segment.DecodeNote(v)
+				if err != nil {
+					return fmt.Errorf("index: note record %s: %w", id, err)
+				}
+				n.ID = uint64(id)
+				puts = append(puts, n)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.lex.Apply(s.seq, dels, nil)
+	for i := 0; i < len(puts); i += replayBatch {
+		s.lex.Apply(s.seq, nil, puts[i:min(i+replayBatch, len(puts))])
+	}
+	s.log.Info("lexical index caught up with the store", "documents", len(ids))
+	return nil
+}
+
+// dropJournal deletes the journal up to seq, which the segments now hold
+// durably. It runs on the segment set's background loop.
+func (s *Store) dropJournal(seq uint64) {
+	for {
+		var keys [][]byte
+		err := s.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: nsPrefix(nsJournal)})
+			defer it.Close()
+			for it.Rewind(); it.Valid() && len(keys) < 10000; it.Next() {
+				k := it.Item().KeyCopy(nil)
+				if binary.BigEndian.Uint64(k[2:]) > seq {
+					break
+				}
+				keys = append(keys, k)
+			}
+			return nil
+		})
+		if err != nil || len(keys) == 0 {
+			if err != nil {
+				s.log.Warn("could not drop the lexical journal", "err", err)
+			}
+			return
+		}
+		if err := s.db.Update(func(txn *badger.Txn) error {
+			for _, k := range keys {
+				if err := txn.Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			s.log.Warn("could not drop the lexical journal", "err", err)
+			return
+		}
+	}
+}
+
+// journal stages the journal entry of a transaction that changed ids.
+func journal(txn *badger.Txn, seq uint64, ids []DocID) error {
+	v := make([]byte, 0, 8*len(ids))
+	for _, id := range ids {
+		v = binary.BigEndian.AppendUint64(v, uint64(id))
+	}
+	if err := txn.Set(journalKey(seq), v); err != nil {
+		return err
+	}
+	return txn.Set(keySeq, binary.BigEndian.AppendUint64(nil, seq))
+}
+
+func segmentsDir(dir string) string { return filepath.Join(dir, "segments") }
+
+// resolveAnchor maps an anchor target key ("vault\x00name") to the notes it
+// names.
+func (s *Store) resolveAnchor(key string) []uint64 {
+	vault, name, ok := strings.Cut(key, "\x00")
+	if !ok {
+		return nil
+	}
+	s.mem.mu.RLock()
+	ids := s.mem.graph.Resolve(vault, name)
+	s.mem.mu.RUnlock()
+	out := make([]uint64, len(ids))
+	for i, id := range ids {
+		out[i] = uint64(id)
+	}
+	return out
+}

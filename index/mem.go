@@ -1,0 +1,62 @@
+package index
+
+import (
+	"sync"
+
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/segment"
+)
+
+// BM25 are the lexical ranking parameters (index/segment): BM25F field
+// weights and length normalisation, whole-note evidence and proximity.
+// They apply at query time: changing them needs no reindex.
+type BM25 = segment.Params
+
+// DefaultBM25 are the parameters ragd ships with, chosen by measurement
+// (docs/architecture.md, "Measurements").
+var DefaultBM25 = segment.DefaultParams
+
+// memIndex is what the store keeps in memory beside the segments: the
+// entity graph, the failed documents and a change counter.
+type memIndex struct {
+	mu     sync.RWMutex
+	graph  *graph.Graph
+	failed map[DocID]string // failed documents → vault
+	gen    uint64           // bumped by every applied change
+}
+
+func newMemIndex() *memIndex {
+	return &memIndex{graph: graph.New(), failed: make(map[DocID]string)}
+}
+
+// Hit is one lexical or vector result with the citation of its chunk.
+type Hit struct {
+	Ref       ChunkRef
+	Vault     string
+	Path      string
+	Title     string
+	Heading   []string
+	LineStart int
+	LineEnd   int
+	Score     float64
+	Parent    uint32 // ordinal of the chunk's parent section
+}
+
+// Filter reports whether a document is in scope. A nil Filter admits all.
+// The strings may point into the index: a Filter must not retain them.
+type Filter func(vault, path string) bool
+
+// view returns the current lexical view; the caller releases it.
+func (s *Store) view() *segment.View { return s.lex.View() }
+
+// hitAt describes chunk ord of the note at r as a hit with score.
+func hitAt(v *segment.View, r segment.Ref, ord uint32, score float64) (Hit, bool) {
+	c, ok := v.Chunk(r, ord)
+	if !ok {
+		return Hit{}, false
+	}
+	in := v.Info(r, false)
+	return Hit{Ref: ChunkRef{DocID(in.ID), ord}, Vault: in.Vault, Path: in.Path, Title: in.Title,
+		Heading: v.Heading(r, c.Parent), LineStart: int(c.LineStart), LineEnd: int(c.LineEnd),
+		Score: score, Parent: c.Parent}, true
+}

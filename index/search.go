@@ -1,0 +1,156 @@
+package index
+
+import (
+	"strings"
+
+	"github.com/ragd/ragd/index/analyze"
+	"github.com/ragd/ragd/index/segment"
+)
+
+// LexicalQuery is a lexical search over notes.
+type LexicalQuery struct {
+	// Text is the searched text; a "quoted phrase" must occur as written.
+	Text string
+	// K is how many notes to return.
+	K int
+	// Passages is how many matching chunks of a note to return beyond its
+	// best one.
+	Passages int
+	Filter   Filter
+	// Params overrides the store's ranking parameters (nil: the store's).
+	Params *BM25
+}
+
+// NoteHit is a note found by a lexical search.
+type NoteHit struct {
+	Doc   DocID
+	Vault string
+	Path  string
+	Title string
+	// Score is the note's BM25F: its best chunk's, plus the whole note's
+	// weighted share.
+	Score float64
+	// Norm is Score over the score of a note holding every query word at
+	// saturation in both parts, in [0, 1]: how much of the query the note
+	// matches, comparable across queries.
+	Norm float64
+	// Matched is how many of the query's Words the best passage or the
+	// note's fields hold.
+	Matched, Words int
+	// Passages are the note's matching chunks, best first: the first is
+	// the one to cite.
+	Passages []Hit
+}
+
+// QueryWord is one word of an analysed query.
+type QueryWord struct {
+	analyze.QueryTerm
+	Phrase int // 1-based number of the quoted phrase it belongs to, 0 none
+}
+
+// QueryWords analyses a query in every language the store's notes use,
+// marking the words of quoted phrases.
+func (s *Store) QueryWords(text string) []QueryWord {
+	var langs []analyze.Lang
+	s.wmu.Lock()
+	mask := s.stats.Langs
+	s.wmu.Unlock()
+	for _, l := range analyze.Langs() {
+		if mask&(1<<l) != 0 {
+			langs = append(langs, l)
+		}
+	}
+	spans := quoted(text)
+	qs := s.an.Query(text, langs...)
+	out := make([]QueryWord, len(qs))
+	for i, q := range qs {
+		out[i].QueryTerm = q
+		for k, sp := range spans {
+			if q.Start >= sp[0] && q.End <= sp[1] {
+				out[i].Phrase = k + 1
+			}
+		}
+	}
+	return out
+}
+
+// quoted returns the byte ranges inside balanced double quotes ("…" or
+// “…”).
+func quoted(text string) [][2]int {
+	var out [][2]int
+	open := -1
+	for i, r := range text {
+		if r != '"' && r != '“' && r != '”' {
+			continue
+		}
+		if open < 0 {
+			open = i + len(string(r))
+		} else {
+			out = append(out, [2]int{open, i})
+			open = -1
+		}
+	}
+	return out
+}
+
+// SearchNotes ranks the notes for q (segment.View.Search) and describes
+// the best q.K with their passages.
+func (s *Store) SearchNotes(q LexicalQuery) []NoteHit {
+	words := s.QueryWords(q.Text)
+	if q.K <= 0 || len(words) == 0 {
+		return nil
+	}
+	groups := make([]segment.Group, len(words))
+	for i, w := range words {
+		groups[i] = segment.Group{Terms: w.Variants, Pos: w.Pos, Phrase: w.Phrase}
+	}
+	p := s.params
+	if q.Params != nil {
+		p = *q.Params
+	}
+	v := s.view()
+	defer v.Release()
+	sq := segment.Query{Groups: groups, K: q.K, Passages: q.Passages, Resolve: s.resolveAnchor}
+	if q.Filter != nil {
+		sq.Filter = q.Filter
+	}
+	hits := v.Search(sq, p)
+	out := make([]NoteHit, 0, len(hits))
+	for _, h := range hits {
+		in := v.Info(h.Ref, false)
+		nh := NoteHit{Doc: DocID(h.ID), Vault: strings.Clone(in.Vault), Path: in.Path, Title: in.Title,
+			Score: h.Score, Matched: h.Matched, Words: len(groups)}
+		if h.Max > 0 {
+			nh.Norm = min(1, h.Score/(h.Max*(1+p.NoteBM25)))
+		}
+		for _, c := range append([]segment.ChunkHit{h.Best}, h.More...) {
+			nh.Passages = append(nh.Passages, Hit{Ref: ChunkRef{nh.Doc, c.Ord}, Vault: nh.Vault, Path: nh.Path,
+				Title: nh.Title, Heading: v.Heading(h.Ref, c.Parent), LineStart: int(c.LineStart),
+				LineEnd: int(c.LineEnd), Score: c.Score, Parent: c.Parent})
+		}
+		out = append(out, nh)
+	}
+	return out
+}
+
+// Search returns the best passage of each of the k best notes for already
+// analysed terms (one query word each), best first.
+func (s *Store) Search(terms []string, k int, filter Filter) []Hit {
+	if k <= 0 || len(terms) == 0 {
+		return nil
+	}
+	groups := make([]segment.Group, len(terms))
+	for i, t := range terms {
+		groups[i] = segment.Group{Terms: []string{t}, Pos: i}
+	}
+	v := s.view()
+	defer v.Release()
+	sq := segment.Query{Groups: groups, K: k, Resolve: s.resolveAnchor, Filter: filter}
+	var out []Hit
+	for _, h := range v.Search(sq, s.params) {
+		if hit, ok := hitAt(v, h.Ref, h.Best.Ord, h.Score); ok {
+			out = append(out, hit)
+		}
+	}
+	return out
+}
