@@ -62,9 +62,9 @@ func TestRecordDecodersRejectCorruptValues(t *testing.T) {
 		decode func([]byte) error
 		tail   bool // the value ends with free text: truncations may decode
 	}{
-		"chunk":   {encodeChunk(&c), func(v []byte) error { var c Chunk; return decodeChunk(v, &c) }, true},
-		"parent":  {encodeParent(&Parent{Heading: []string{"x"}, End: 3}), func(v []byte) error { var p Parent; return decodeParent(v, &p) }, false},
-		"graph":   {encodeGraph(&g), func(v []byte) error { var g graph.Record; return decodeGraph(v, &g) }, false},
+		"chunk":  {encodeChunk(&c), func(v []byte) error { var c Chunk; return decodeChunk(v, &c) }, true},
+		"parent": {encodeParent(&Parent{Heading: []string{"x"}, End: 3}), func(v []byte) error { var p Parent; return decodeParent(v, &p) }, false},
+		"graph":  {encodeGraph(&g), func(v []byte) error { var g graph.Record; return decodeGraph(v, &g) }, false},
 	}
 	for name, d := range decoders {
 		for n := 0; n < len(d.enc); n++ {

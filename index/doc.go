@@ -126,9 +126,9 @@ type Parent struct {
 
 // Stats are the collection statistics BM25 needs, per field.
 type Stats struct {
-	Chunks  int64 `json:"chunks"`
-	Docs    int64 `json:"docs"`
-	Failed  int64 `json:"failed"`
+	Chunks int64 `json:"chunks"`
+	Docs   int64 `json:"docs"`
+	Failed int64 `json:"failed"`
 	// Langs has bit l set once a note was analysed in language l (queries
 	// are analysed in each); it never shrinks.
 	Langs   uint32 `json:"langs,omitempty"`

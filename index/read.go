@@ -12,7 +12,6 @@ import (
 	"github.com/ragd/ragd/index/segment"
 )
 
-
 // Chunks loads the records of the given chunks, in order. A chunk that no
 // longer exists (its document changed after the search) is returned with a
 // zero Ref and must be skipped by the caller.
