@@ -53,7 +53,11 @@ type Explain struct {
 type ChannelScore struct {
 	Channel string  `json:"channel"`
 	Rank    int     `json:"rank"`
-	Score   float64 `json:"score"`
+	Score   float64 `json:"score"` // the channel's own score: BM25F, cosine similarity, graph weight
+	// Norm is the score on the channel's absolute 0–1 scale, the one
+	// fusion adds up: for bm25 the share of the query matched, for vector
+	// the similarity above the calibrated noise floor.
+	Norm float64 `json:"norm"`
 }
 
 // Parent is the section a child chunk belongs to (child → parent

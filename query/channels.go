@@ -3,7 +3,9 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,7 +52,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 	if req.K > 0 && countTrue(run) == 1 && e.reranker == nil {
 		depth = req.K // nothing to fuse or rerank: the channel's top k is the answer
 	}
-	var lists [nChannels][]index.Hit
+	var lists channelLists
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	degrade := func(ch, why string) {
@@ -80,7 +82,8 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 					degrade(ipc.ChannelVector, "embedder: "+err.Error())
 					return
 				}
-				hs, err := e.ix.VectorSearch(e.embedder.Signature(), q, depth, filter)
+				// Chunks, several per note: depth notes need more chunks.
+				hs, err := e.ix.VectorSearch(e.embedder.Signature(), q, 3*depth, filter)
 				if err != nil {
 					why := err.Error()
 					if errors.Is(err, index.ErrNoVectors) {
@@ -89,23 +92,30 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 					degrade(ipc.ChannelVector, why)
 					return
 				}
-				lists[i] = hs
+				lists.vec = hs
 			}()
 		}
 	}
 	if i := channelIndex(ipc.ChannelLexical); run[i] && len(terms) > 0 {
-		lists[i] = e.ix.Search(terms, depth, filter)
+		lists.lex = e.ix.SearchNotes(index.LexicalQuery{Text: text, K: depth, Passages: passagesKept, Filter: filter})
 	}
 	if i := channelIndex(ipc.ChannelGraph); run[i] && len(terms) > 0 {
-		lists[i], _ = e.ix.GraphSearch(terms, depth, filter)
+		lists.graph, _ = e.ix.GraphSearch(terms, 3*depth, filter)
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	resp.Grounded = e.groundedBy(lists)
-	return fuse(opt, lists, weights), nil
+	lists.floor = e.SimilarityFloor()
+	cands := fuse(opt, lists, weights)
+	cands = e.grounded(cands, lists.floor)
+	resp.Grounded = len(cands) > 0
+	return cands, nil
 }
+
+// passagesKept is how many matching chunks of a note beyond its best one
+// the lexical channel returns: the alternatives a result may be cited by.
+const passagesKept = 3
 
 func countTrue(bs [nChannels]bool) int {
 	n := 0
@@ -117,11 +127,10 @@ func countTrue(bs [nChannels]bool) int {
 	return n
 }
 
-// loadText loads the chunk text (and page) of the candidates; candidates
-// whose chunk vanished since ranking are dropped.
+// loadText loads the text (and page) of the candidates' cited passages;
+// candidates whose passage vanished since ranking are dropped.
 func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
-	n := len(cs)
-	refs := make([]index.ChunkRef, n)
+	refs := make([]index.ChunkRef, len(cs))
 	for i := range refs {
 		refs[i] = cs[i].hit.Ref
 	}
@@ -134,8 +143,83 @@ func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
 		if chunks[i].Ref != c.hit.Ref {
 			continue // the document changed after ranking; the hit is gone
 		}
-		c.text, c.page = chunks[i].Text, chunks[i].Page
+		c.text, c.page, c.textOK = chunks[i].Text, chunks[i].Page, true
 		kept = append(kept, c)
 	}
 	return kept, nil
+}
+
+// results turns the first req.K candidates into results: req.Passages
+// passages of each (at least one), with their text unless req.NoText and
+// their parent sections. A note whose passages all vanished since ranking
+// is skipped.
+func (e *Engine) results(cs []*cand, req Request) ([]Result, error) {
+	per := max(req.Passages, 1)
+	type item struct {
+		c *cand
+		h index.Hit
+	}
+	var items []item
+	for _, c := range cs {
+		for i, h := range c.passages {
+			if i == per {
+				break
+			}
+			items = append(items, item{c, h})
+		}
+	}
+	// Text: the cited passages' was loaded for a reranker that reads it.
+	var refs []index.ChunkRef
+	for _, it := range items {
+		if !it.c.textOK || it.h.Ref != it.c.hit.Ref {
+			refs = append(refs, it.h.Ref)
+		}
+	}
+	var loaded map[index.ChunkRef]index.Chunk
+	if !req.NoText && len(refs) > 0 {
+		chunks, err := e.ix.Chunks(refs)
+		if err != nil {
+			return nil, err
+		}
+		loaded = make(map[index.ChunkRef]index.Chunk, len(chunks))
+		for i, c := range chunks {
+			if c.Ref == refs[i] {
+				loaded[c.Ref] = c
+			}
+		}
+	}
+	var out []Result
+	notes := 0
+	var last *cand
+	for _, it := range items {
+		var text string
+		page := 0
+		if !req.NoText {
+			if it.c.textOK && it.h.Ref == it.c.hit.Ref {
+				text, page = it.c.text, it.c.page
+			} else if c, ok := loaded[it.h.Ref]; ok {
+				text, page = c.Text, c.Page
+			} else {
+				continue // the document changed after ranking
+			}
+		}
+		if it.c != last {
+			if notes == req.K {
+				break
+			}
+			notes++
+			last = it.c
+		}
+		r := it.c.result(it.h, req.Explain)
+		r.Text, r.Page = text, page
+		p, ok, err := e.ix.Parent(it.h.Ref.Doc, it.h.Parent)
+		if err != nil {
+			return nil, fmt.Errorf("parent of %s: %w", it.h.Ref, err)
+		}
+		if ok {
+			r.Parent = &ipc.Parent{LineStart: p.LineStart, LineEnd: p.LineEnd, Heading: strings.Join(p.Heading, " > ")}
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

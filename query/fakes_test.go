@@ -93,6 +93,38 @@ func (f *fakeIndex) Search(terms []string, k int, filter index.Filter) []index.H
 	return take(f.lex, k, filter)
 }
 
+// SearchNotes groups the lexical list by note: a note's passages are its
+// hits in list order, its score its first hit's, its norm that score over
+// the list's best.
+func (f *fakeIndex) SearchNotes(q index.LexicalQuery) []index.NoteHit {
+	f.record(ipc.ChannelLexical, f.an.AppendTerms(nil, q.Text), q.K, q.Filter)
+	var out []index.NoteHit
+	at := map[index.DocID]int{}
+	top := 0.0
+	for _, h := range f.lex {
+		if q.Filter != nil && !q.Filter(h.Vault, h.Path) {
+			continue
+		}
+		i, ok := at[h.Ref.Doc]
+		if !ok {
+			if len(out) == q.K {
+				continue
+			}
+			i = len(out)
+			at[h.Ref.Doc] = i
+			out = append(out, index.NoteHit{Doc: h.Ref.Doc, Vault: h.Vault, Path: h.Path, Title: h.Title, Score: h.Score})
+			top = max(top, h.Score)
+		}
+		out[i].Passages = append(out[i].Passages, h)
+	}
+	for i := range out {
+		if top > 0 {
+			out[i].Norm = out[i].Score / top
+		}
+	}
+	return out
+}
+
 func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match) {
 	f.record(ipc.ChannelGraph, terms, k, filter)
 	return take(f.graph, k, filter), nil
@@ -225,9 +257,12 @@ func (r *fakeReranker) Rerank(_ context.Context, query string, cands []Candidate
 }
 
 // opts are hybrid options with every channel on at weight 1.
+// opts turns every channel on, with a vector floor below every test
+// similarity (an uncalibrated vector channel grounds nothing alone).
 func opts() Options {
 	o := DefaultOptions
 	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 1, ipc.ChannelGraph: 1}
+	o.MinSimilarity = 0.01
 	return o
 }
 

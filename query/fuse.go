@@ -13,6 +13,12 @@ var channels = [...]string{ipc.ChannelLexical, ipc.ChannelVector, ipc.ChannelGra
 
 const nChannels = len(channels)
 
+const (
+	chLex = iota
+	chVec
+	chGraph
+)
+
 func channelIndex(name string) int {
 	for i, c := range channels {
 		if c == name {
@@ -24,7 +30,7 @@ func channelIndex(name string) int {
 
 // Fusion functions.
 const (
-	FusionConvex = "convex" // Σ weight × min-max normalised score
+	FusionConvex = "convex" // Σ weight × the channel's absolute 0–1 score, over Σ weight
 	FusionRRF    = "rrf"    // Σ weight / (RRFK + rank)
 )
 
@@ -35,18 +41,18 @@ type Options struct {
 	Weights map[string]float64
 	Fusion  string  // FusionConvex or FusionRRF
 	RRFK    float64 // k of reciprocal rank fusion
-	// Depth is how many candidates each channel contributes to fusion, at
+	// Depth is how many notes each channel contributes to fusion, at
 	// least k.
 	Depth int
 	// RerankDepth is how many fused candidates the reranker sees (0: no
 	// reranking).
 	RerankDepth int
-	// MinBM25 and MinSimilarity are the safety floor: a query is grounded
-	// when the best lexical score reaches MinBM25 (any lexical match when 0)
-	// or the best vector similarity reaches MinSimilarity. Otherwise no
-	// results are returned.
-	// When MinSimilarity is 0 the floor is the one Engine.Calibrate
-	// measured on the index (the similarity meaningless queries reach).
+	// MinBM25 and MinSimilarity are the relevance floor. A note is a
+	// result only with evidence: a lexical match scoring at least MinBM25
+	// (any match when 0), a vector similarity of at least the floor
+	// (MinSimilarity, or when 0 the one Engine.Calibrate measured on the
+	// index; a vector channel not yet calibrated grounds nothing on its
+	// own), or an entity the graph channel matched.
 	MinBM25, MinSimilarity float64
 	// Alpha drops candidates whose fused score is under Alpha × the best
 	// (denoising); 0 keeps all.
@@ -56,14 +62,9 @@ type Options struct {
 // DefaultOptions were chosen by measurement (docs/architecture.md,
 // "Measurements").
 //
-// Lexical only (no embedder): BM25 as the foundation measured it. The graph
-// channel is off: on both vault question sets every graph weight tried
-// (0.1 to 1) lowered MRR@10 below BM25 alone; a request turns it on with
-// weights {"graph": w}.
-//
-// With an embedder, the vector weight and fusion come from VectorDefaults,
-// per embedder strength, because seed 004's RRF weights (semantic 0.8,
-// lexical 0.7) let a weak embedder pull ranking far below BM25 alone.
+// Lexical only (no embedder). The graph channel is off: on both vault
+// question sets every graph weight tried lowered MRR@10; a request turns
+// it on with weights {"graph": w}.
 var DefaultOptions = Options{
 	Weights:       map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0, ipc.ChannelGraph: 0},
 	Fusion:        FusionConvex,
@@ -83,28 +84,34 @@ func (o Options) weight(req Request, ch string) float64 {
 	return o.Weights[ch]
 }
 
-// cand is a candidate chunk through the pipeline.
+// cand is a candidate note through the pipeline, with the passage it is
+// cited by.
 type cand struct {
-	hit    index.Hit
-	text   string
-	page   int
-	ranks  [nChannels]int     // 1-based; 0 = not retrieved by the channel
-	scores [nChannels]float64 // the channel's own score
-	fused  float64
-	rerank float64
-	hasRR  bool
-	first  int // position in the earliest list, for ties
+	doc      index.DocID
+	hit      index.Hit          // the cited passage
+	passages []index.Hit        // the note's matching chunks, best first (hit among them)
+	ranks    [nChannels]int     // 1-based; 0 = not retrieved by the channel
+	scores   [nChannels]float64 // the channel's own score
+	norms    [nChannels]float64 // on the channel's absolute 0–1 scale
+	// chunk evidence per channel, for choosing the passage: ordinal → norm
+	chunkNorm [nChannels]map[uint32]float64
+	fused     float64
+	rerank    float64
+	hasRR     bool
+	first     int    // position in the earliest list, for ties
+	text      string // of hit, once loaded (textOK)
+	page      int
+	textOK    bool
 }
 
 // result is the candidate as a result, without its parent section
 // (attachParents) or file checks (Engine.Search).
-func (c *cand) result(explain bool) Result {
-	h := c.hit
+func (c *cand) result(h index.Hit, explain bool) Result {
 	r := Result{ID: h.Ref.String(), Vault: h.Vault, Path: h.Path, Title: h.Title,
 		Heading: strings.Join(h.Heading, " > "), Headings: h.Heading,
-		LineStart: h.LineStart, LineEnd: h.LineEnd, Score: c.fused, Text: c.text, Page: c.page}
+		LineStart: h.LineStart, LineEnd: h.LineEnd, Score: c.fused}
 	if c.hasRR {
-		r.Score = c.rerank
+		r.Score = max(c.rerank, 0) // a configured reranker's own scale
 	}
 	if explain {
 		x := &Explain{Fused: c.fused}
@@ -113,7 +120,7 @@ func (c *cand) result(explain bool) Result {
 		}
 		for i, ch := range channels {
 			if c.ranks[i] > 0 {
-				x.Channels = append(x.Channels, ChannelScore{Channel: ch, Rank: c.ranks[i], Score: c.scores[i]})
+				x.Channels = append(x.Channels, ChannelScore{Channel: ch, Rank: c.ranks[i], Score: c.scores[i], Norm: c.norms[i]})
 			}
 		}
 		r.Explain = x
@@ -121,59 +128,148 @@ func (c *cand) result(explain bool) Result {
 	return r
 }
 
-// fuse combines the channels' ranked lists (indexed like channels; nil
-// when a channel did not run) into one ranking. A single list keeps its
-// own order and scores.
-func fuse(opt Options, lists [nChannels][]index.Hit, weights [nChannels]float64) []*cand {
-	byRef := make(map[index.ChunkRef]*cand)
+// channelLists are the channels' answers, per note.
+type channelLists struct {
+	lex   []index.NoteHit
+	vec   []index.Hit // chunks, best first
+	graph []index.Hit // chunks, best first
+	floor float64     // the vector channel's noise floor (0: not calibrated)
+}
+
+// fuse combines the channels' answers into one ranking of notes. Convex
+// fusion adds each channel's absolute 0–1 score times its weight and
+// divides by the weights of the channels that ran, so a fused score is a
+// 0–1 relevance whatever ran: lexical alone gives the share of the query a
+// note matches, vector alone the similarity above the noise floor. A
+// strong embedder, whose relevant notes stand far above that floor, pulls
+// more than a weak one at the same weight.
+func fuse(opt Options, l channelLists, weights [nChannels]float64) []*cand {
+	byDoc := make(map[index.DocID]*cand)
 	var order []*cand
-	running := 0
-	for li, list := range lists {
-		if len(list) > 0 {
-			running++
+	get := func(h index.Hit, li, rank int) *cand {
+		c := byDoc[h.Ref.Doc]
+		if c == nil {
+			c = &cand{doc: h.Ref.Doc, hit: h, first: li*1_000_000 + rank}
+			byDoc[h.Ref.Doc] = c
+			order = append(order, c)
 		}
-		for rank, h := range list {
-			c := byRef[h.Ref]
-			if c == nil {
-				c = &cand{hit: h, first: li*1_000_000 + rank}
-				byRef[h.Ref] = c
-				order = append(order, c)
+		if c.chunkNorm[li] == nil {
+			c.chunkNorm[li] = make(map[uint32]float64)
+		}
+		return c
+	}
+	for rank, n := range l.lex {
+		if len(n.Passages) == 0 {
+			continue
+		}
+		c := get(n.Passages[0], chLex, rank)
+		c.ranks[chLex], c.scores[chLex], c.norms[chLex] = rank+1, n.Score, n.Norm
+		c.passages = n.Passages
+		for _, p := range n.Passages {
+			if n.Score > 0 {
+				c.chunkNorm[chLex][p.Ref.Ord] = n.Norm * p.Score / n.Score
 			}
-			c.ranks[li], c.scores[li] = rank+1, h.Score
 		}
 	}
-	for li, list := range lists {
-		if len(list) == 0 {
-			continue
-		}
-		w := weights[li]
-		if running == 1 {
-			for _, h := range list {
-				byRef[h.Ref].fused = h.Score
+	notesOf := func(li int, hits []index.Hit, norm func(float64) float64) {
+		rank := 0
+		for _, h := range hits {
+			c := byDoc[h.Ref.Doc]
+			if c == nil || c.ranks[li] == 0 {
+				rank++
+				c = get(h, li, rank)
+				c.ranks[li], c.scores[li], c.norms[li] = rank, h.Score, norm(h.Score)
+				if len(c.passages) == 0 {
+					c.passages = []index.Hit{h}
+				}
+			} else if c.chunkNorm[li] == nil {
+				c.chunkNorm[li] = make(map[uint32]float64)
 			}
-			continue
+			if _, ok := c.chunkNorm[li][h.Ref.Ord]; !ok {
+				c.chunkNorm[li][h.Ref.Ord] = norm(h.Score)
+				if !hasPassage(c.passages, h.Ref) {
+					c.passages = append(c.passages, h)
+				}
+			}
 		}
-		switch opt.Fusion {
-		case FusionRRF:
-			for rank, h := range list {
-				byRef[h.Ref].fused += w / (opt.RRFK + float64(rank+1))
+	}
+	notesOf(chVec, l.vec, func(s float64) float64 { return vecNorm(s, l.floor) })
+	notesOf(chGraph, l.graph, func(s float64) float64 { return min(1, max(0, s)) })
+
+	running, wsum := 0, 0.0
+	for li := range nChannels {
+		if weights[li] > 0 && listLen(l, li) > 0 {
+			running++
+			wsum += weights[li]
+		}
+	}
+	for _, c := range order {
+		switch {
+		case opt.Fusion == FusionRRF && running > 1:
+			for li := range nChannels {
+				if c.ranks[li] > 0 {
+					c.fused += weights[li] / (opt.RRFK + float64(c.ranks[li]))
+				}
 			}
 		default:
-			lo, hi := list[len(list)-1].Score, list[0].Score
-			for _, h := range list {
-				lo, hi = min(lo, h.Score), max(hi, h.Score)
-			}
-			for _, h := range list {
-				n := 1.0
-				if hi > lo {
-					n = (h.Score - lo) / (hi - lo)
+			for li := range nChannels {
+				if listLen(l, li) > 0 && weights[li] > 0 {
+					c.fused += weights[li] * c.norms[li]
 				}
-				byRef[h.Ref].fused += w * n
+			}
+			if wsum > 0 {
+				c.fused /= wsum
 			}
 		}
+		c.cite(weights)
 	}
 	sortCands(order, func(c *cand) float64 { return c.fused })
 	return order
+}
+
+func listLen(l channelLists, li int) int {
+	switch li {
+	case chLex:
+		return len(l.lex)
+	case chVec:
+		return len(l.vec)
+	}
+	return len(l.graph)
+}
+
+func hasPassage(ps []index.Hit, r index.ChunkRef) bool {
+	for _, p := range ps {
+		if p.Ref == r {
+			return true
+		}
+	}
+	return false
+}
+
+// cite picks the passage with the most weighted evidence across channels
+// (the lexical best on ties) and orders the passages by it.
+func (c *cand) cite(weights [nChannels]float64) {
+	ev := func(h index.Hit) float64 {
+		s := 0.0
+		for li := range nChannels {
+			s += weights[li] * c.chunkNorm[li][h.Ref.Ord]
+		}
+		return s
+	}
+	sort.SliceStable(c.passages, func(i, j int) bool { return ev(c.passages[i]) > ev(c.passages[j]) })
+	if len(c.passages) > 0 {
+		c.hit = c.passages[0]
+	}
+}
+
+// vecNorm maps a cosine similarity onto the vector channel's 0–1 scale:
+// 0 at the noise floor (what meaningless queries reach on this index), 1
+// at identity. Without a calibrated floor, 0.5 stands in for it.
+func vecNorm(sim, floor float64) float64 {
+	if floor <= 0 || floor >= 1 {
+		floor = 0.5
+	}
+	return min(1, max(0, (sim-floor)/(1-floor)))
 }
 
 // sortCands orders candidates by key, best first; ties keep the order of
@@ -189,10 +285,9 @@ func sortCands(cs []*cand, key func(*cand) float64) {
 }
 
 // HybridDefaults turns the lexical defaults into the defaults with an
-// embedder configured: the vector channel joins by convex combination with
-// the weight measured on SciFact and Cranfield with the weakest embedder
-// ragd ships (docs/architecture.md, "Measurements"), low enough that it can
-// only reorder close lexical calls.
+// embedder configured: the vector channel joins by convex combination
+// with the weight measured on the question sets and SciFact and Cranfield
+// (docs/architecture.md, "Measurements").
 func HybridDefaults(o Options) Options {
 	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0.05, ipc.ChannelGraph: o.Weights[ipc.ChannelGraph]}
 	o.Fusion = FusionConvex

@@ -11,15 +11,21 @@ import (
 
 // h is a hit on chunk 0 of document doc, named by its path.
 func h(doc uint64, score float64) index.Hit {
-	return index.Hit{Ref: index.ChunkRef{Doc: index.DocID(doc)}, Vault: "v", Path: string(rune('a'-1+doc)) + ".md", Score: score}
+	return hAt(doc, 0, score)
 }
 
-func lists(lex, vec, graph []index.Hit) [nChannels][]index.Hit {
-	var l [nChannels][]index.Hit
-	l[channelIndex(ipc.ChannelLexical)] = lex
-	l[channelIndex(ipc.ChannelVector)] = vec
-	l[channelIndex(ipc.ChannelGraph)] = graph
-	return l
+// hAt is a hit on chunk ord of document doc.
+func hAt(doc uint64, ord uint32, score float64) index.Hit {
+	return index.Hit{Ref: index.ChunkRef{Doc: index.DocID(doc), Ord: ord}, Vault: "v", Path: string(rune('a'-1+doc)) + ".md", Score: score}
+}
+
+// noteHit is a lexical note hit of doc with its passages (their scores are
+// chunk scores; the first is the note's best).
+func noteHit(doc uint64, score, norm float64, passages ...index.Hit) index.NoteHit {
+	if len(passages) == 0 {
+		passages = []index.Hit{h(doc, score)}
+	}
+	return index.NoteHit{Doc: index.DocID(doc), Vault: "v", Path: passages[0].Path, Score: score, Norm: norm, Passages: passages}
 }
 
 func weights(lex, vec, graph float64) [nChannels]float64 {
@@ -59,16 +65,13 @@ func checkFused(t *testing.T, name string, got []*cand, want []fused) {
 func TestFuseWeightedRRF(t *testing.T) {
 	o := Options{Fusion: FusionRRF, RRFK: 60}
 	a, b, c, d := uint64(1), uint64(2), uint64(3), uint64(4)
-	got := fuse(o, lists(
-		[]index.Hit{h(a, 12), h(b, 7), h(c, 3)},
-		[]index.Hit{h(c, 0.9), h(a, 0.8), h(d, 0.1)},
-		[]index.Hit{h(d, 5)},
-	), weights(0.7, 0.8, 0.5))
+	got := fuse(o, channelLists{
+		lex:   []index.NoteHit{noteHit(a, 12, 0.9), noteHit(b, 7, 0.5), noteHit(c, 3, 0.2)},
+		vec:   []index.Hit{h(c, 0.9), h(a, 0.8), h(d, 0.1)},
+		graph: []index.Hit{h(d, 5)},
+	}, weights(0.7, 0.8, 0.5))
 	// Σ w / (k + rank), by hand:
-	//   a: 0.7/61 + 0.8/62 = 0.024378…
-	//   c: 0.7/63 + 0.8/61 = 0.024226…
-	//   d: 0.8/63 + 0.5/61 = 0.020895…
-	//   b: 0.7/62          = 0.011290…
+	//   a: 0.7/61 + 0.8/62, c: 0.7/63 + 0.8/61, d: 0.8/63 + 0.5/61, b: 0.7/62
 	checkFused(t, "rrf", got, []fused{
 		{"a.md", 0.7/61 + 0.8/62},
 		{"c.md", 0.7/63 + 0.8/61},
@@ -76,68 +79,87 @@ func TestFuseWeightedRRF(t *testing.T) {
 		{"b.md", 0.7 / 62},
 	})
 	// Each candidate keeps its per-channel ranks and raw scores.
-	c0 := got[1]
-	if c0.ranks != [nChannels]int{3, 1, 0} || c0.scores != [nChannels]float64{3, 0.9, 0} {
+	if c0 := got[1]; c0.ranks != [nChannels]int{3, 1, 0} || c0.scores != [nChannels]float64{3, 0.9, 0} {
 		t.Errorf("c ranks %v scores %v", c0.ranks, c0.scores)
 	}
-	// Another k.
-	o.RRFK = 1
-	checkFused(t, "rrf k=1", fuse(o, lists([]index.Hit{h(a, 1), h(b, 1)}, []index.Hit{h(b, 1)}, nil), weights(1, 2, 0)), []fused{
-		{"b.md", 1.0/3 + 2.0/2},
-		{"a.md", 1.0 / 2},
-	})
 }
 
-func TestFuseConvex(t *testing.T) {
+// Convex fusion adds absolute 0–1 scores: lexical norms as given, vector
+// similarity above the floor, graph weights as they are; divided by the
+// weights of the channels that answered.
+func TestFuseConvexOnAbsoluteScales(t *testing.T) {
 	o := Options{Fusion: FusionConvex}
 	a, b, c, d := uint64(1), uint64(2), uint64(3), uint64(4)
-	got := fuse(o, lists(
-		[]index.Hit{h(a, 10), h(b, 6), h(c, 2)},      // normalised 1, 0.5, 0
-		[]index.Hit{h(c, 0.9), h(a, 0.5), h(d, 0.1)}, // normalised 1, 0.5, 0
-		[]index.Hit{h(d, 3)},                         // a single hit normalises to 1
-	), weights(1, 0.5, 0.25))
-	// Σ w × normalised score:
-	//   a: 1×1 + 0.5×0.5 = 1.25
-	//   b: 1×0.5         = 0.5
-	//   c: 1×0 + 0.5×1   = 0.5   (ties b: b came first in the first list)
-	//   d: 0.5×0 + 0.25×1 = 0.25
-	checkFused(t, "convex", got, []fused{{"a.md", 1.25}, {"b.md", 0.5}, {"c.md", 0.5}, {"d.md", 0.25}})
-
-	// Equal scores in a list all normalise to 1; the empty default fusion
-	// is convex.
-	checkFused(t, "flat", fuse(Options{}, lists(
-		[]index.Hit{h(a, 4), h(b, 4)},
-		[]index.Hit{h(b, 0.3), h(c, 0.1)},
-		nil,
-	), weights(1, 1, 0)), []fused{{"b.md", 2}, {"a.md", 1}, {"c.md", 0}})
+	l := channelLists{
+		lex:   []index.NoteHit{noteHit(a, 10, 0.8), noteHit(b, 6, 0.4), noteHit(c, 2, 0.1)},
+		vec:   []index.Hit{h(c, 0.9), h(a, 0.5), h(d, 0.45)},
+		graph: []index.Hit{h(d, 0.7)},
+		floor: 0.4,
+	}
+	got := fuse(o, l, weights(1, 0.5, 0.25))
+	vn := func(s float64) float64 { return (s - 0.4) / 0.6 }
+	w := 1.75
+	checkFused(t, "convex", got, []fused{
+		{"a.md", (0.8 + 0.5*vn(0.5)) / w},
+		{"c.md", (0.1 + 0.5*vn(0.9)) / w},
+		{"b.md", 0.4 / w},
+		{"d.md", (0.5*vn(0.45) + 0.25*0.7) / w},
+	})
+	// A channel alone keeps its own scale: lexical norms, or similarity
+	// above the floor.
+	checkFused(t, "lexical alone", fuse(o, channelLists{lex: l.lex}, weights(1, 0.3, 0)),
+		[]fused{{"a.md", 0.8}, {"b.md", 0.4}, {"c.md", 0.1}})
+	checkFused(t, "vector alone", fuse(o, channelLists{vec: l.vec, floor: 0.4}, weights(1, 0.3, 0)),
+		[]fused{{"c.md", vn(0.9)}, {"a.md", vn(0.5)}, {"d.md", vn(0.45)}})
+	// A similarity under the floor scores 0, never below.
+	if got := vecNorm(0.2, 0.4); got != 0 {
+		t.Errorf("vecNorm under the floor = %v", got)
+	}
 }
 
-func TestFuseSingleChannelKeepsItsOrderAndScores(t *testing.T) {
-	list := []index.Hit{h(3, 0.91), h(1, 0.7), h(2, 0.7), h(4, -0.2)}
-	for _, fusion := range []string{FusionConvex, FusionRRF} {
-		// The other channels ran but found nothing.
-		got := fuse(Options{Fusion: fusion, RRFK: 60}, lists(nil, list, []index.Hit{}), weights(1, 0.3, 1))
-		checkFused(t, fusion, got, []fused{{"c.md", 0.91}, {"a.md", 0.7}, {"b.md", 0.7}, {"d.md", -0.2}})
+// The same weight gives a strong embedder more say than a weak one: its
+// relevant notes stand further above the noise floor (simulated channels).
+func TestStrongEmbedderCarriesMoreWeight(t *testing.T) {
+	o := Options{Fusion: FusionConvex}
+	lex := []index.NoteHit{noteHit(1, 10, 0.6), noteHit(2, 9, 0.55)}
+	weak := channelLists{lex: lex, vec: []index.Hit{h(2, 0.47), h(1, 0.45)}, floor: 0.44}
+	strong := channelLists{lex: lex, vec: []index.Hit{h(2, 0.82), h(1, 0.31)}, floor: 0.30}
+	if p := fusedOf(fuse(o, weak, weights(1, 0.3, 0))); p[0].path != "a.md" {
+		t.Errorf("a weak embedder's near-noise opinion overturned the lexical order: %v", p)
+	}
+	if p := fusedOf(fuse(o, strong, weights(1, 0.3, 0))); p[0].path != "b.md" {
+		t.Errorf("a strong embedder's clear opinion did not count: %v", p)
+	}
+}
+
+// A note is cited by the passage with the most weighted evidence.
+func TestFuseCitesTheBestPassage(t *testing.T) {
+	o := Options{Fusion: FusionConvex}
+	l := channelLists{
+		lex:   []index.NoteHit{noteHit(1, 10, 0.5, hAt(1, 0, 10), hAt(1, 3, 6))},
+		vec:   []index.Hit{hAt(1, 3, 0.9), hAt(1, 0, 0.41)},
+		floor: 0.4,
+	}
+	if c := fuse(o, l, weights(1, 0, 0))[0]; c.hit.Ref.Ord != 0 {
+		t.Errorf("lexical only: cited chunk %d", c.hit.Ref.Ord)
+	}
+	if c := fuse(o, l, weights(1, 1, 0))[0]; c.hit.Ref.Ord != 3 || len(c.passages) != 2 {
+		t.Errorf("hybrid: cited chunk %d, passages %v", c.hit.Ref.Ord, c.passages)
 	}
 }
 
 func TestFuseTiesKeepFirstListOrder(t *testing.T) {
 	o := Options{Fusion: FusionRRF, RRFK: 60}
-	// a and c tie (1/61), b and d tie (1/62): the lexical list's come first.
-	got := fuse(o, lists([]index.Hit{h(1, 9), h(2, 8)}, []index.Hit{h(3, 0.9), h(4, 0.8)}, nil), weights(1, 1, 0))
+	got := fuse(o, channelLists{lex: []index.NoteHit{noteHit(1, 9, 0.9), noteHit(2, 8, 0.8)}, vec: []index.Hit{h(3, 0.9), h(4, 0.8)}}, weights(1, 1, 0))
 	checkFused(t, "ties", got, []fused{{"a.md", 1.0 / 61}, {"c.md", 1.0 / 61}, {"b.md", 1.0 / 62}, {"d.md", 1.0 / 62}})
-	// Within one list, the list's own order.
-	got = fuse(Options{Fusion: FusionConvex}, lists(nil, []index.Hit{h(4, 1), h(3, 0.5), h(2, 0.5), h(1, 0)}, []index.Hit{h(9, 1)}), weights(0, 1, 0))
-	if p := fusedOf(got); p[1].path != "c.md" || p[2].path != "b.md" {
-		t.Errorf("in-list tie order = %v", p)
-	}
 }
 
 func TestFusionThroughSearchWithExplain(t *testing.T) {
 	f := newFakeIndex()
-	f.lex = []index.Hit{hit(1, "v", "a.md", 12), hit(2, "v", "b.md", 7)}
+	f.lex = []index.Hit{hit(1, "v", "a.md", 12), hit(2, "v", "b.md", 6)}
 	f.vec = []index.Hit{hit(3, "v", "c.md", 0.9), hit(1, "v", "a.md", 0.8)}
-	o := Options{Weights: map[string]float64{ipc.ChannelLexical: 0.7, ipc.ChannelVector: 0.8}, Fusion: FusionRRF, RRFK: 60, Depth: 10}
+	o := Options{Weights: map[string]float64{ipc.ChannelLexical: 0.7, ipc.ChannelVector: 0.8}, Fusion: FusionRRF, RRFK: 60, Depth: 10,
+		MinSimilarity: 0.5}
 	e := NewEngine(f).WithOptions(o).WithEmbedder(&fakeEmbedder{sig: "s", vec: []float32{1}}, nil)
 	resp := mustSearch(t, e, Request{Text: "x", K: 10, Explain: true})
 	type row struct {
@@ -146,24 +168,24 @@ func TestFusionThroughSearchWithExplain(t *testing.T) {
 		chans []ChannelScore
 	}
 	want := []row{
-		{"a.md", 0.7/61 + 0.8/62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 1, Score: 12}, {Channel: ipc.ChannelVector, Rank: 2, Score: 0.8}}},
-		{"c.md", 0.8 / 61, []ChannelScore{{Channel: ipc.ChannelVector, Rank: 1, Score: 0.9}}},
-		{"b.md", 0.7 / 62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 7}}},
+		{"a.md", 0.7/61 + 0.8/62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 1, Score: 12, Norm: 1}, {Channel: ipc.ChannelVector, Rank: 2, Score: 0.8, Norm: 0.6}}},
+		{"c.md", 0.8 / 61, []ChannelScore{{Channel: ipc.ChannelVector, Rank: 1, Score: 0.9, Norm: 0.8}}},
+		{"b.md", 0.7 / 62, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 6, Norm: 0.5}}},
 	}
 	if len(resp.Results) != len(want) {
 		t.Fatalf("results = %v", paths(resp.Results))
 	}
 	for i, w := range want {
 		r := resp.Results[i]
-		if r.Path != w.path || !near(r.Score, w.score) || !near(r.Explain.Fused, w.score) ||
-			r.Explain.Reranked != 0 || !reflect.DeepEqual(r.Explain.Channels, w.chans) {
+		if r.Path != w.path || !near(r.Score, w.score) || !near(r.Explain.Fused, w.score) || r.Explain.Reranked != 0 {
 			t.Errorf("result %d = %s %v %+v, want %+v", i, r.Path, r.Score, r.Explain, w)
 		}
-	}
-	// Request weights override the options.
-	resp = mustSearch(t, e, Request{Text: "x", K: 10, Weights: map[string]float64{ipc.ChannelVector: 5}})
-	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"a.md", "c.md", "b.md"}) || !near(resp.Results[1].Score, 5.0/61) {
-		t.Errorf("reweighted = %v %v", got, resp.Results)
+		for k := range w.chans {
+			g := r.Explain.Channels[k]
+			if g.Channel != w.chans[k].Channel || g.Rank != w.chans[k].Rank || !near(g.Score, w.chans[k].Score) || !near(g.Norm, w.chans[k].Norm) {
+				t.Errorf("result %d channels = %+v, want %+v", i, r.Explain.Channels, w.chans)
+			}
+		}
 	}
 	resp = mustSearch(t, e, Request{Text: "x", K: 10, Weights: map[string]float64{ipc.ChannelLexical: 0.01}})
 	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"c.md", "a.md", "b.md"}) {
@@ -176,7 +198,7 @@ func TestHybridDefaults(t *testing.T) {
 	base.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0, ipc.ChannelGraph: 0.3}
 	base.Fusion = FusionRRF
 	o := HybridDefaults(base)
-	if o.Fusion != FusionConvex || o.Weights[ipc.ChannelVector] != 0.05 || o.Weights[ipc.ChannelLexical] != 1 || o.Weights[ipc.ChannelGraph] != 0.3 {
+	if o.Fusion != FusionConvex || o.Weights[ipc.ChannelVector] <= 0 || o.Weights[ipc.ChannelLexical] != 1 || o.Weights[ipc.ChannelGraph] != 0.3 {
 		t.Errorf("hybrid defaults = %+v", o)
 	}
 	if base.Weights[ipc.ChannelVector] != 0 || DefaultOptions.Weights[ipc.ChannelVector] != 0 {

@@ -4,22 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
 )
 
-// groundedBy applies the safety floor to the channels' best raw scores:
-// the answer is grounded when some channel found evidence above its floor.
-// The graph channel only answers on an exact entity match, which is
-// evidence in itself.
-func (e *Engine) groundedBy(lists [nChannels][]index.Hit) bool {
-	if l := lists[channelIndex(ipc.ChannelLexical)]; len(l) > 0 && l[0].Score >= e.opt.MinBM25 {
-		return true
+// grounded applies the relevance floor to each candidate: it stays when a
+// channel found evidence for it above that channel's floor — a lexical
+// match (scoring at least MinBM25), a vector similarity at or above the
+// calibrated floor, or an entity the graph channel matched. The vector
+// channel always has a nearest chunk, so until its floor is known
+// (floor 0: not calibrated, and MinSimilarity unset) it grounds nothing on
+// its own: it only reorders what the other channels found.
+func (e *Engine) grounded(cs []*cand, floor float64) []*cand {
+	kept := cs[:0]
+	for _, c := range cs {
+		switch {
+		case c.ranks[chLex] > 0 && c.scores[chLex] >= e.opt.MinBM25:
+		case c.ranks[chVec] > 0 && floor > 0 && c.scores[chVec] >= floor:
+		case c.ranks[chGraph] > 0:
+		default:
+			continue
+		}
+		kept = append(kept, c)
 	}
-	if l := lists[channelIndex(ipc.ChannelVector)]; len(l) > 0 && l[0].Score >= e.SimilarityFloor() {
-		return true
-	}
-	return len(lists[channelIndex(ipc.ChannelGraph)]) > 0
+	return kept
 }
 
 // denoise drops candidates under Alpha × the best score (after rerank when

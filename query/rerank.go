@@ -2,10 +2,7 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"strings"
-
-	"github.com/ragd/ragd/ipc"
 )
 
 // rerank asks the reranker to score the candidates and orders them by its
@@ -41,19 +38,3 @@ type rerankError string
 func (e rerankError) Error() string { return string(e) }
 
 const errRerankCount = rerankError("returned a different number of scores than candidates")
-
-// attachParents fills each result's parent section (child → parent
-// expansion) from its candidate: the hit is the chunk's own lines, its
-// context the section.
-func (e *Engine) attachParents(rs []Result, cs []*cand) error {
-	for i := range rs {
-		p, ok, err := e.ix.Parent(cs[i].hit.Ref.Doc, cs[i].hit.Parent)
-		if err != nil {
-			return fmt.Errorf("parent of %s: %w", cs[i].hit.Ref, err)
-		}
-		if ok {
-			rs[i].Parent = &ipc.Parent{LineStart: p.LineStart, LineEnd: p.LineEnd, Heading: strings.Join(p.Heading, " > ")}
-		}
-	}
-	return nil
-}

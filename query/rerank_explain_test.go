@@ -36,11 +36,12 @@ func TestRerankReordersAndExplains(t *testing.T) {
 	}
 	x := b.Explain
 	if x == nil || x.Reranked != 0.9 || !near(x.Fused, 1/62.0) ||
-		!reflect.DeepEqual(x.Channels, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 5}}) {
+		!reflect.DeepEqual(x.Channels, []ChannelScore{{Channel: ipc.ChannelLexical, Rank: 2, Score: 5, Norm: 5.0 / 9}}) {
 		t.Errorf("explain b = %+v", x)
 	}
 	// c: vector rank 1.
-	if x := resp.Results[1].Explain; !reflect.DeepEqual(x.Channels, []ChannelScore{{Channel: ipc.ChannelVector, Rank: 1, Score: 0.9}}) || !near(x.Fused, 1/61.0) {
+	if x := resp.Results[1].Explain; len(x.Channels) != 1 || x.Channels[0].Channel != ipc.ChannelVector || x.Channels[0].Rank != 1 ||
+		x.Channels[0].Score != 0.9 || !near(x.Channels[0].Norm, (0.9-0.01)/0.99) || !near(x.Fused, 1/61.0) {
 		t.Errorf("explain c = %+v", x)
 	}
 	// Without Explain, no explanation.

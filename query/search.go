@@ -37,6 +37,7 @@ import (
 type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
+	SearchNotes(q index.LexicalQuery) []index.NoteHit
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match)
 	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
 	Embedded(inScope index.Filter) map[[2]string]bool
@@ -101,6 +102,9 @@ type Request struct {
 	Fusion string
 	// NoRerank skips the reranker.
 	NoRerank bool
+	// Passages is how many passages of each note to return (default 1):
+	// results come note by note, the best passage first. K counts notes.
+	Passages int
 }
 
 // Result is one ranked chunk with its citation: the wire type itself, so
@@ -191,7 +195,6 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 		return resp, nil
 	}
 	reranking := e.reranker != nil && e.opt.RerankDepth > 0 && !req.NoRerank
-	textLoaded := false
 	if reranking {
 		// The reranker sees the head of the fused list, with text unless
 		// it scores from metadata alone.
@@ -200,32 +203,17 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 			if cands, err = e.loadText(cands); err != nil {
 				return nil, err
 			}
-			textLoaded = true
 		}
 		cands = e.rerank(ctx, plan, cands, resp)
 	}
 	cands = e.denoise(cands)
-	if !textLoaded && !req.NoText {
-		// A few spare candidates replace chunks whose document changed
-		// since ranking.
-		if len(cands) > req.K+4 {
-			cands = cands[:req.K+4]
-		}
-		if cands, err = e.loadText(cands); err != nil {
-			return nil, err
-		}
+	// A few spare notes replace those whose document changed since
+	// ranking.
+	if len(cands) > req.K+4 {
+		cands = cands[:req.K+4]
 	}
-	if len(cands) > req.K {
-		cands = cands[:req.K]
-	}
-	out := make([]Result, len(cands))
-	for i, c := range cands {
-		out[i] = c.result(req.Explain)
-		if req.NoText {
-			out[i].Text = ""
-		}
-	}
-	if err := e.attachParents(out, cands); err != nil {
+	out, err := e.results(cands, req)
+	if err != nil {
 		return nil, err
 	}
 	if !resp.Grounded {
