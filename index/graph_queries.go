@@ -133,3 +133,44 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []grap
 	}
 	return hits, matches
 }
+
+// LinkSearch is the graph side of a relationship question (graph.Graph.
+// Linkers): the k best chunks in scope that link to (or embed) the notes
+// named in the analysed query terms, and the named notes themselves.
+func (s *Store) LinkSearch(terms []string, embeds bool, k int, filter Filter) ([]Hit, []DocID) {
+	m := s.mem
+	m.mu.RLock()
+	scores, _, subjects := m.graph.Linkers(terms, embeds)
+	m.mu.RUnlock()
+	if len(scores) == 0 || k <= 0 {
+		return nil, nil
+	}
+	v := s.view()
+	defer v.Release()
+	hits := make([]Hit, 0, len(scores))
+	for ref, sc := range scores {
+		r, ok := v.Find(uint64(ref.Doc))
+		if !ok {
+			continue
+		}
+		h, ok := hitAt(v, r, ref.Ord, sc)
+		if !ok || filter != nil && !filter(h.Vault, h.Path) {
+			continue
+		}
+		hits = append(hits, h)
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Ref.less(hits[j].Ref)
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	out := make([]DocID, len(subjects))
+	for i, id := range subjects {
+		out[i] = DocID(id)
+	}
+	return hits, out
+}

@@ -11,6 +11,9 @@ import (
 type LexicalQuery struct {
 	// Text is the searched text; a "quoted phrase" must occur as written.
 	Text string
+	// Phrases are phrases of Text (already unquoted) that must occur as
+	// written.
+	Phrases []string
 	// K is how many notes to return.
 	K int
 	// Passages is how many matching chunks of a note to return beyond its
@@ -49,8 +52,9 @@ type QueryWord struct {
 }
 
 // QueryWords analyses a query in every language the store's notes use,
-// marking the words of quoted phrases.
-func (s *Store) QueryWords(text string) []QueryWord {
+// marking the words of quoted phrases, in text or given (already unquoted)
+// as phrases.
+func (s *Store) QueryWords(text string, phrases ...string) []QueryWord {
 	var langs []analyze.Lang
 	s.wmu.Lock()
 	mask := s.stats.Langs
@@ -68,6 +72,28 @@ func (s *Store) QueryWords(text string) []QueryWord {
 		for k, sp := range spans {
 			if q.Start >= sp[0] && q.End <= sp[1] {
 				out[i].Phrase = k + 1
+			}
+		}
+	}
+	// Given phrases: their words where they stand in the query, in order.
+	for k, ph := range phrases {
+		pw := s.an.Query(ph, langs...)
+		if len(pw) == 0 {
+			continue
+		}
+		for i := 0; i+len(pw) <= len(out); i++ {
+			match := true
+			for j := range pw {
+				if out[i+j].Variants[0] != pw[j].Variants[0] || pw[j].Pos-pw[0].Pos != out[i+j].Pos-out[i].Pos {
+					match = false
+					break
+				}
+			}
+			if match {
+				for j := range pw {
+					out[i+j].Phrase = len(spans) + k + 1
+				}
+				break
 			}
 		}
 	}
@@ -96,7 +122,7 @@ func quoted(text string) [][2]int {
 // SearchNotes ranks the notes for q (segment.View.Search) and describes
 // the best q.K with their passages.
 func (s *Store) SearchNotes(q LexicalQuery) []NoteHit {
-	words := s.QueryWords(q.Text)
+	words := s.QueryWords(q.Text, q.Phrases...)
 	if q.K <= 0 || len(words) == 0 {
 		return nil
 	}

@@ -97,7 +97,16 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 		}
 	}
 	if i := channelIndex(ipc.ChannelLexical); run[i] && len(terms) > 0 {
-		lists.lex = e.ix.SearchNotes(index.LexicalQuery{Text: text, K: depth, Passages: passagesKept, Filter: filter})
+		lists.lex = e.ix.SearchNotes(index.LexicalQuery{Text: text, Phrases: plan.Phrases, K: depth, Passages: passagesKept, Filter: filter})
+	}
+	var subjects []index.DocID
+	if rel := relationOf(text); rel != relNone && run[chLex] && !run[chGraph] && len(terms) > 0 {
+		// A relationship question: the notes linking to the notes it
+		// names answer it (relation.go).
+		lists.graph, subjects = e.ix.LinkSearch(terms, rel == relEmbeds, 3*depth, filter)
+		if len(lists.graph) > 0 {
+			weights[chGraph] = linkWeight * weights[chLex]
+		}
 	}
 	if i := channelIndex(ipc.ChannelGraph); run[i] && len(terms) > 0 {
 		lists.graph, _ = e.ix.GraphSearch(terms, 3*depth, filter)
@@ -108,6 +117,9 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 	}
 	lists.floor = e.SimilarityFloor()
 	cands := fuse(opt, lists, weights)
+	if len(subjects) > 0 {
+		demote(cands, subjects)
+	}
 	cands = e.grounded(cands, lists.floor)
 	resp.Grounded = len(cands) > 0
 	return cands, nil

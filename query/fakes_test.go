@@ -125,6 +125,11 @@ func (f *fakeIndex) SearchNotes(q index.LexicalQuery) []index.NoteHit {
 	return out
 }
 
+func (f *fakeIndex) LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID) {
+	f.record("links", terms, k, filter)
+	return nil, nil
+}
+
 func (f *fakeIndex) GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match) {
 	f.record(ipc.ChannelGraph, terms, k, filter)
 	return take(f.graph, k, filter), nil

@@ -38,6 +38,7 @@ type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
 	SearchNotes(q index.LexicalQuery) []index.NoteHit
+	LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID)
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match)
 	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
 	Embedded(inScope index.Filter) map[[2]string]bool

@@ -2,6 +2,7 @@ package segment_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -212,5 +213,112 @@ func TestVaultEval(t *testing.T) {
 			fmt.Fprintf(&b, "%-12s %4.0f %8.3f %8.3f %8.3f\n", k, a.n, a.succ5/a.n, a.rec5/a.n, a.mrr/a.n)
 		}
 		t.Log("\n" + b.String())
+	}
+}
+
+var rankBEIR = flag.String("rank.beir", "", "BEIR directory (corpus.jsonl, queries.jsonl, qrels/test.tsv) for the ranking harness")
+
+// TestBEIREval scores a BEIR set in process, documents written as ragctl
+// eval writes them (title as the H1, file named by id):
+//
+//	go test ./index/segment -run BEIREval -v -rank.beir ../shared/eval/scifact [-rank.params …]
+func TestBEIREval(t *testing.T) {
+	if *rankBEIR == "" {
+		t.Skip("ranking harness: give -rank.beir")
+	}
+	an := analyze.New()
+	var notes []*segment.Note
+	idOf := map[uint64]string{}
+	readJSONL(t, filepath.Join(*rankBEIR, "corpus.jsonl"), func(b []byte) {
+		var d struct {
+			ID    string `json:"_id"`
+			Title string `json:"title"`
+			Text  string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if tt := strings.TrimSpace(d.Title); tt != "" {
+			sb.WriteString("# " + strings.Join(strings.Fields(tt), " ") + "\n\n")
+		}
+		sb.WriteString(strings.TrimSpace(d.Text) + "\n")
+		cd, err := chunk.Markdown([]byte(sb.String()), chunk.Options{})
+		if err != nil {
+			return
+		}
+		pr := index.Prepare(an, index.Document{Vault: "v", Path: d.ID + ".md"}, cd, d.ID)
+		n := pr.Note()
+		n.ID = uint64(len(notes) + 1)
+		idOf[n.ID] = d.ID
+		notes = append(notes, n)
+	})
+	queries := map[string]string{}
+	readJSONL(t, filepath.Join(*rankBEIR, "queries.jsonl"), func(b []byte) {
+		var q struct {
+			ID   string `json:"_id"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(b, &q)
+		queries[q.ID] = q.Text
+	})
+	qrels := map[string]metrics.Judgments{}
+	f, err := os.Open(filepath.Join(*rankBEIR, "qrels", "test.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		p := strings.Split(sc.Text(), "\t")
+		var g int
+		if len(p) < 3 || p[0] == "query-id" || func() bool { _, err := fmt.Sscan(p[2], &g); return err != nil }() {
+			continue
+		}
+		if qrels[p[0]] == nil {
+			qrels[p[0]] = metrics.Judgments{}
+		}
+		qrels[p[0]][p[1]] = g
+	}
+	f.Close()
+	set, _, err := segment.OpenSet(segment.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	set.Apply(1, nil, notes)
+	v := set.View()
+	defer v.Release()
+	ids := make([]string, 0, len(qrels))
+	for id := range qrels {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, spec := range strings.Split(*rankParams, ";") {
+		p := parseParams(t, spec)
+		var ndcg, rec float64
+		for _, qid := range ids {
+			hits := v.Search(segment.Query{Groups: groupsOf(an, queries[qid]), K: 100}, p)
+			ranked := make([]string, len(hits))
+			for i, h := range hits {
+				ranked[i] = idOf[h.ID]
+			}
+			ndcg += metrics.NDCG(ranked, qrels[qid], 10)
+			rec += metrics.Recall(ranked, qrels[qid], 100)
+		}
+		n := float64(len(ids))
+		t.Logf("params %-40q nDCG@10 %.4f recall@100 %.4f", spec, ndcg/n, rec/n)
+	}
+}
+
+func readJSONL(t *testing.T, p string, fn func([]byte)) {
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		fn(sc.Bytes())
 	}
 }
