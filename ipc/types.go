@@ -68,6 +68,20 @@ type Result struct {
 	Parent    *Parent  `json:"parent,omitempty"`
 	Explain   *Explain `json:"explain,omitempty"`
 	Stale     bool     `json:"stale,omitempty"` // the file changed since indexing
+	// Snippet is a window of Text around the matched terms, for display.
+	Snippet *Snippet `json:"snippet,omitempty"`
+	// Matches are the byte ranges [start, end) of matched terms in Text.
+	Matches [][2]int `json:"matches,omitempty"`
+}
+
+// Snippet is the part of a result's text worth showing: lines LineStart
+// to LineEnd of the file, with the byte ranges [start, end) of matched
+// terms in Text (UTF-8).
+type Snippet struct {
+	Text      string   `json:"text"`
+	LineStart int      `json:"line_start"`
+	LineEnd   int      `json:"line_end"`
+	Matches   [][2]int `json:"matches,omitempty"`
 }
 
 // State values of StatusResponse.State.
