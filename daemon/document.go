@@ -14,6 +14,7 @@ import (
 // Document implements ipc.DocumentBackend: the indexed text of a file
 // (query/doctext), found by path, title or alias.
 func (d *Daemon) Document(ctx context.Context, req ipc.DocumentRequest) (*ipc.DocumentResponse, error) {
+	d.awaitStartup(ctx)
 	vault, rel, err := d.engine.ResolveNote(req.Vault, req.Path)
 	if err != nil {
 		return nil, err

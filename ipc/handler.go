@@ -45,6 +45,22 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /v1/plugins", h.plugins)
 	mux.HandleFunc("POST /v1/document", h.document)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// A path served under another method is a 405 naming the allowed
+		// one, not a 404.
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodPost} {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "/" && pattern != "" {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			h.fail(w, r, Errorf(http.StatusMethodNotAllowed, "%s %s: method not allowed (use %s)",
+				r.Method, r.URL.Path, strings.Join(allow, " or ")))
+			return
+		}
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
 	return h.wrap(mux)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragd/ragd/ipc"
 )
@@ -87,8 +88,19 @@ func printResultsColored(w io.Writer, resp *ipc.SearchResponse, c palette, width
 		if r.Snippet != nil && r.Snippet.Text != "" && (r.Snippet.LineStart != r.LineStart || r.Snippet.LineEnd != r.LineEnd) {
 			cite = fmt.Sprintf("%s:L%d-L%d", r.Path, r.Snippet.LineStart, r.Snippet.LineEnd)
 		}
-		fmt.Fprintf(w, "%2d. %s%s  %s%s\n", i+1, c.path(cite), page,
-			c.dim(fmt.Sprintf("[%s]  %.3f", r.Vault, r.Score)), c.warn(stale))
+		num, meta := fmt.Sprintf("%2d. ", i+1), fmt.Sprintf("[%s]  %.3f", r.Vault, r.Score)
+		if width > 0 {
+			// Keep the line's end (line range, score): cut the path's start.
+			if over := utf8.RuneCountInString(num+cite+page+"  "+meta+stale) - width; over > 0 {
+				stale = ""
+				over = utf8.RuneCountInString(num+cite+page+"  "+meta) - width
+				if over > 0 {
+					rc := []rune(cite)
+					cite = "…" + string(rc[min(over+1, len(rc)):])
+				}
+			}
+		}
+		fmt.Fprintf(w, "%s%s%s  %s%s\n", num, c.path(cite), page, c.dim(meta), c.warn(stale))
 		if heading != "" {
 			fmt.Fprintf(w, "    %s\n", c.heading(fit("§ "+heading, inner)))
 		}
