@@ -1,6 +1,7 @@
 # ragd: `make run` builds and starts the daemon on ./ragd.toml; `make test`
 # runs vet, gofmt and the race-enabled tests.
 
+SHELL    := /bin/bash
 GO       ?= go
 EVAL_DIR ?= ../shared/eval
 FUZZTIME ?= 30s
@@ -80,8 +81,10 @@ vet:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# Prints what go test prints, then one line naming the skipped tests and
+# why (internal/testsum).
 test: vet models
-	$(GO) test -race -timeout 30m ./...
+	@set -o pipefail; $(GO) test -race -timeout 30m -json ./... | $(GO) run ./internal/testsum
 
 # Go benchmarks, then the retrieval evaluations on the shared BEIR sets when
 # they are present (the printed figures are the ones the issues ask for).
