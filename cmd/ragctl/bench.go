@@ -99,7 +99,7 @@ func bench(ctx context.Context, bin, tmp, src string, trials int, idle time.Dura
 		return nil, err
 	}
 	rep.ColdStartSeconds = time.Since(start).Seconds()
-	rep.ColdPeakRSSMB = float64(procStatusKB(t.cmd.Process.Pid, "VmHWM")) / 1024
+	rep.ColdPeakRSSMB = float64(procStatusKB(t.PID(), "VmHWM")) / 1024
 
 	var lat []float64
 	for i := range trials {
@@ -113,14 +113,14 @@ func bench(ctx context.Context, bin, tmp, src string, trials int, idle time.Dura
 	rep.SaveP50MS, rep.SaveP95MS = metrics.Percentile(lat, 50), metrics.Percentile(lat, 95)
 
 	if idle > 0 {
-		before := procCPUTicks(t.cmd.Process.Pid)
+		before := procCPUTicks(t.PID())
 		select {
 		case <-time.After(idle):
 		case <-ctx.Done():
 			t.stop()
 			return nil, ctx.Err()
 		}
-		used := float64(procCPUTicks(t.cmd.Process.Pid)-before) / clockTicks
+		used := float64(procCPUTicks(t.PID())-before) / clockTicks
 		rep.IdleSeconds = idle.Seconds()
 		rep.IdleCPUPercent = 100 * used / idle.Seconds()
 	}
@@ -150,7 +150,7 @@ func saveToSearchable(ctx context.Context, t *throwaway, dir string, i int) (flo
 	}
 	deadline := start.Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		resp, err := t.client.Search(ctx, ipc.SearchRequest{Query: word, K: 1, NoText: true})
+		resp, err := t.Client.Search(ctx, ipc.SearchRequest{Query: word, K: 1, NoText: true})
 		if err != nil {
 			return 0, err
 		}
