@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -80,9 +79,6 @@ func (d *Daemon) Similar(ctx context.Context, req ipc.SimilarRequest) (*ipc.Simi
 		return nil, err
 	}
 	notes, degraded, err := d.engine.Similar(ctx, d.store, vault, rel, req.K)
-	if errors.Is(err, query.ErrNotIndexed) {
-		return nil, ipc.NotFound("%s is not indexed in vault %q", rel, vault)
-	}
 	if err != nil {
 		return nil, err
 	}

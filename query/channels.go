@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -127,7 +128,7 @@ func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
 	}
 	chunks, err := e.ix.Chunks(refs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("load chunk text: %w", err)
 	}
 	kept := cs[:0]
 	for i, c := range cs {

@@ -80,7 +80,7 @@ func New(root string, filter Filter, opt Options) (*Watcher, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		if errors.Is(err, syscall.EMFILE) {
-			return nil, fmt.Errorf("%w: too many inotify instances (fs.inotify.max_user_instances): %v", ErrWatchLimit, err)
+			return nil, fmt.Errorf("%w: too many inotify instances (fs.inotify.max_user_instances): %w", ErrWatchLimit, err)
 		}
 		return nil, err
 	}
