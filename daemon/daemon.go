@@ -56,9 +56,14 @@ type Daemon struct {
 type vaultState struct {
 	cfg           config.Vault
 	online        bool
+	offline       string   // why the vault is offline
+	offlineGen    int      // counts passes that found the vault gone
+	offlineSeen   rootSeen // the vault's folder when it was last found gone
 	lastReconcile *time.Time
 	lastErr       string
 	watching      string
+	watcher       *watch.Watcher     // the live watcher, if any
+	held          *ipc.HeldDeletions // removals held for confirmation
 }
 
 // New checks the configuration and prepares a daemon; Run starts it.
