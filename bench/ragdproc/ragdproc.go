@@ -7,6 +7,7 @@ package ragdproc
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,4 +155,31 @@ func (d *Daemon) Tail() string {
 		s = s[len(s)-2000:]
 	}
 	return s
+}
+
+// CopyTree copies the regular files and directories under src to dst
+// (a vault to measure on, since measuring writes into it) and returns how
+// many files and bytes it copied.
+func CopyTree(src, dst string) (files int, bytes int64, err error) {
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files++
+		bytes += int64(len(b))
+		return os.WriteFile(out, b, 0o644)
+	})
+	return files, bytes, err
 }

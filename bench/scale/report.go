@@ -3,6 +3,8 @@ package scale
 import (
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,13 +41,17 @@ func printScale(w io.Writer, r *scaleResult) {
 	if len(r.Engines) > 0 {
 		runs = len(r.Engines[0].Samples)
 	}
-	fmt.Fprintf(w, "\n== %gx: %s notes, %.1f MB (%s)\n", r.Scale, formatCount(r.Notes), r.VaultMB, r.Vault)
+	fmt.Fprintf(w, "\n== %s: %s notes, %.1f MB (%s)\n", r.label(), formatCount(r.Notes), r.VaultMB, r.Vault)
 	for _, e := range r.Engines {
 		if e.Median.Chunks > 0 {
 			fmt.Fprintf(w, "   %s holds %s chunks\n", e.Engine, formatCount(e.Median.Chunks))
 		}
 	}
-	fmt.Fprintf(w, "   medians of %d runs per engine, run alternately; %d queries (k = 10, with text: ragd through its socket, peers through a pipe)\n\n", runs, r.Queries)
+	fmt.Fprintf(w, "   medians of %d runs per engine, run alternately; %d queries (k = 10, with text: ragd through its socket, peers through a pipe)\n", runs, r.Queries)
+	if len(r.Load) > 0 {
+		fmt.Fprintf(w, "   load average (1 min) before the runs: %.1f–%.1f on %d CPUs\n", slices.Min(r.Load), slices.Max(r.Load), runtime.NumCPU())
+	}
+	fmt.Fprintln(w)
 	ragd := -1
 	for i, e := range r.Engines {
 		if e.Engine == "ragd" {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,16 +15,19 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/bench/peer"
+	"github.com/ragd/ragd/bench/ragdproc"
 	"github.com/ragd/ragd/query/metrics"
 )
 
 // scaleResult is one vault size's measurements; the JSON keys are stable.
 type scaleResult struct {
-	Scale   float64        `json:"scale"`
+	Name    string         `json:"name,omitempty"` // a vault given with -vault (Scale is 0 then)
+	Scale   float64        `json:"scale,omitempty"`
 	Notes   int            `json:"notes"`
 	VaultMB float64        `json:"vault_mb"`
 	Vault   string         `json:"vault"`
 	Queries int            `json:"queries"`
+	Load    []float64      `json:"load_1m"` // the 1-minute load average before each run
 	Engines []engineResult `json:"engines"`
 }
 
@@ -37,6 +41,7 @@ type engineResult struct {
 type config struct {
 	src                      sources
 	scales                   []float64
+	vaults                   []string
 	engines                  []string
 	runs, queries, saves     int
 	ragdBin, peerBin, work   string
@@ -62,16 +67,27 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var results []*scaleResult
-	for _, sc := range c.scales {
-		res, err := runScale(ctx, c, sc, stderr)
+	report := func(res *scaleResult, err error) bool {
 		if err != nil {
-			fmt.Fprintf(stderr, "ragd-bench scale: %gx: %v\n", sc, err)
-			return 1
+			fmt.Fprintf(stderr, "ragd-bench scale: %s: %v\n", res.label(), err)
+			return false
 		}
-		results = append(results, res)
 		if !c.asJSON {
 			printScale(stdout, res)
 		}
+		return true
+	}
+	for _, dir := range c.vaults {
+		if !report(runVault(ctx, c, dir, stderr)) {
+			return 1
+		}
+	}
+	for _, sc := range c.scales {
+		res, err := runScale(ctx, c, sc, stderr)
+		if !report(res, err) {
+			return 1
+		}
+		results = append(results, res)
 	}
 	if c.asJSON {
 		enc := json.NewEncoder(stdout)
@@ -88,7 +104,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, int) {
 	fs.SetOutput(stderr)
 	c := &config{}
 	c.src.flags(fs)
-	scales := fs.String("scales", "1,10", "vault sizes, as multiples of the source vault (comma- or space-separated)")
+	scales := fs.String("scales", "1,10", "vault sizes, as multiples of the source vault (comma- or space-separated; empty for none)")
+	vaults := fs.String("vault", "", "also measure these existing vaults (comma-separated; each copied first)")
 	engines := fs.String("engines", "ragd,fts5,bleve", "engines to measure: ragd, "+strings.Join(peer.Engines, ", "))
 	fs.IntVar(&c.runs, "runs", 3, "runs of each engine per scale, alternating")
 	fs.IntVar(&c.queries, "queries", 200, "queries timed per run, drawn from the vault")
@@ -112,6 +129,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, int) {
 		}
 		c.scales = append(c.scales, v)
 	}
+	for _, v := range strings.Split(*vaults, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			c.vaults = append(c.vaults, v)
+		}
+	}
 	for _, e := range strings.Split(*engines, ",") {
 		if e = strings.TrimSpace(e); e != "ragd" && !slices.Contains(peer.Engines, e) {
 			fmt.Fprintf(stderr, "ragd-bench scale: unknown engine %q\n", e)
@@ -119,7 +141,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, int) {
 		}
 		c.engines = append(c.engines, strings.TrimSpace(e))
 	}
-	if len(c.scales) == 0 || c.runs < 1 || c.queries < 1 || c.saves < 1 {
+	if len(c.scales)+len(c.vaults) == 0 || c.runs < 1 || c.queries < 1 || c.saves < 1 {
 		fmt.Fprintln(stderr, "ragd-bench scale: need scales, and runs, queries and saves of at least 1")
 		return nil, 2
 	}
@@ -137,19 +159,55 @@ func parseFlags(args []string, stderr io.Writer) (*config, int) {
 // runScale measures every engine on the vault of one scale, runs
 // alternating (the engines' order rotates each run).
 func runScale(ctx context.Context, c *config, sc float64, log io.Writer) (*scaleResult, error) {
+	res := &scaleResult{Scale: sc}
 	notes, err := c.src.notesAt(sc)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	vault, m, err := c.src.vault(notes, log)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
+	res.Notes, res.VaultMB, res.Vault = m.Notes, float64(m.Bytes)/1e6, vault
+	return res, runEngines(ctx, c, res, log)
+}
+
+// runVault measures an existing vault, on a copy of it in the working
+// directory (the save trials write into the vault).
+func runVault(ctx context.Context, c *config, dir string, log io.Writer) (*scaleResult, error) {
+	res := &scaleResult{Name: filepath.Base(filepath.Clean(dir)), Vault: dir}
+	cp := filepath.Join(c.work, "vault-"+res.Name)
+	if err := os.RemoveAll(cp); err != nil {
+		return res, err
+	}
+	_, bytes, err := ragdproc.CopyTree(dir, cp)
+	if err != nil {
+		return res, fmt.Errorf("copy: %w", err)
+	}
+	filepath.WalkDir(cp, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(cp, p)
+			if peer.IsNote(filepath.ToSlash(rel)) {
+				res.Notes++
+			}
+		}
+		return nil
+	})
+	res.VaultMB = float64(bytes) / 1e6
+	vault := res.Vault
+	res.Vault = cp
+	defer func() { res.Vault = vault }()
+	return res, runEngines(ctx, c, res, log)
+}
+
+// runEngines measures every engine on res.Vault, runs alternating.
+func runEngines(ctx context.Context, c *config, res *scaleResult, log io.Writer) error {
+	vault := res.Vault
 	qs, err := Queries(vault, c.queries, c.src.seed)
 	if err != nil {
-		return nil, fmt.Errorf("queries: %w", err)
+		return fmt.Errorf("queries: %w", err)
 	}
-	res := &scaleResult{Scale: sc, Notes: m.Notes, VaultMB: float64(m.Bytes) / 1e6, Vault: vault, Queries: len(qs)}
+	res.Queries = len(qs)
 	set := settings{vault: vault, queries: qs, settle: c.settle, timeout: c.timeout, saves: c.saves}
 	byName := map[string]*engineResult{}
 	for _, name := range c.engines {
@@ -162,10 +220,11 @@ func runScale(ctx context.Context, c *config, sc float64, log io.Writer) (*scale
 		for k := range c.engines {
 			name := c.engines[(k+run)%len(c.engines)]
 			e := c.engine(name, vault)
-			fmt.Fprintf(log, "%gx run %d/%d: %s …\n", sc, run+1, c.runs, name)
-			smp, err := measure(ctx, e, filepath.Join(c.work, fmt.Sprintf("%gx-%s", sc, name)), set)
+			res.Load = append(res.Load, loadAverage())
+			fmt.Fprintf(log, "%s run %d/%d: %s (load %.1f) …\n", res.label(), run+1, c.runs, name, res.Load[len(res.Load)-1])
+			smp, err := measure(ctx, e, filepath.Join(c.work, res.label()+"-"+name), set)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
+				return fmt.Errorf("%s: %w", name, err)
 			}
 			fmt.Fprintf(log, "  cold %.1f s, peak %.0f MB, idle %.0f MB, restart %.2f s, p50 %.2f ms %s\n",
 				smp.ColdS, smp.PeakMB, smp.IdleMB, smp.RestartS, smp.QueryP50MS, smp.Failed)
@@ -175,7 +234,29 @@ func runScale(ctx context.Context, c *config, sc float64, log io.Writer) (*scale
 	for i := range res.Engines {
 		res.Engines[i].Median = median(res.Engines[i].Samples)
 	}
-	return res, nil
+	return nil
+}
+
+// label names a result: its scale ("10x") or its vault's name.
+func (r *scaleResult) label() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return strconv.FormatFloat(r.Scale, 'g', -1, 64) + "x"
+}
+
+// loadAverage returns the 1-minute load average (0 where unknown).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 func (c *config) engine(name, vault string) engine {
