@@ -1,13 +1,14 @@
 # ragd: `make run` builds and starts the daemon on ./ragd.toml; `make test`
 # runs vet, gofmt and the race-enabled tests.
 
+SHELL    := /bin/bash
 GO       ?= go
 EVAL_DIR ?= ../shared/eval
 FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/ragd/ragd/internal/version.Version=$(VERSION)
 
-.PHONY: build run test vet bench bench-watch eval fuzz clean models proto proto-check install uninstall
+.PHONY: build run test vet bench bench-watch bench-scale eval fuzz clean models proto proto-check install uninstall
 
 # Where `make install` puts things. PREFIX/bin gets ragd and ragctl,
 # PREFIX/share/ragd/models the offline model (ragd looks for it there,
@@ -80,8 +81,10 @@ vet:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# Prints what go test prints, then one line naming the skipped tests and
+# why (internal/testsum).
 test: vet models
-	$(GO) test -race -timeout 30m ./...
+	@set -o pipefail; $(GO) test -race -timeout 30m -json ./... | $(GO) run ./internal/testsum
 
 # Go benchmarks, then the retrieval evaluations on the shared BEIR sets when
 # they are present (the printed figures are the ones the issues ask for).
@@ -106,6 +109,23 @@ bench-watch: build
 	@if [ -d "$(VAULTS_DIR)/obsidian-hub" ]; then \
 		./bin/ragctl bench -vault "$(VAULTS_DIR)/obsidian-hub" -trials 30 -idle 60s; \
 	else echo "skipping: $(VAULTS_DIR)/obsidian-hub not found"; fi
+
+# The scale benchmark: synthetic vaults of SCALES × obsidian-hub's notes, made
+# from its notes and SciFact's abstracts (once, into BENCH_CACHE), each
+# indexed by ragd, SQLite FTS5 and Bleve, RUNS times alternately: cold
+# index, peak and idle RSS, disk, warm restart, query p50/p95, save →
+# searchable, status latency while indexing; medians, ratios and growth per
+# note. SCALES="1 10 50" adds the 50× vault (~330k notes, ~830 MB).
+SCALES      ?= 1 10
+RUNS        ?= 3
+BENCH_CACHE ?= $(or $(TMPDIR),/tmp)/ragd-bench-vaults
+bench-scale: build
+	$(GO) build -o bin/ragd-bench ./cmd/ragd-bench
+	@if [ -d "$(VAULTS_DIR)/obsidian-hub" ] && [ -f "$(EVAL_DIR)/scifact/corpus.jsonl" ]; then \
+		./bin/ragd-bench scale -scales "$(SCALES)" -runs $(RUNS) -cache "$(BENCH_CACHE)" \
+			-hub "$(VAULTS_DIR)/obsidian-hub" -corpus "$(EVAL_DIR)/scifact/corpus.jsonl" \
+			-ragd bin/ragd -peer-bin bin/ragd-peer; \
+	else echo "skipping: $(VAULTS_DIR)/obsidian-hub or $(EVAL_DIR)/scifact not found"; fi
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/watch"
 )
 
 // maxFailedListed bounds the failed files listed per vault in status.
@@ -50,20 +51,39 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	if j := d.active; j != nil {
 		resp.Progress = progressOf(j)
 	}
+	watchers := make(map[string]*watch.Watcher)
 	for _, vs := range d.vaults {
 		c := counts[vs.cfg.Name]
 		watching := vs.watching
 		if !vs.online {
 			watching = watchOffline
 		}
+		if watching == watchOn {
+			watchers[vs.cfg.Name] = vs.watcher
+		}
+		var held *ipc.HeldDeletions
+		if vs.held != nil {
+			h := *vs.held
+			held = &h
+		}
 		resp.Vaults = append(resp.Vaults, ipc.VaultStatus{
 			Name: vs.cfg.Name, Path: vs.cfg.Path, Online: vs.online,
 			Documents: c.Documents, Chunks: c.Chunks, Failed: c.Failed,
 			LastReconcile: vs.lastReconcile, LastError: vs.lastErr,
 			Watching: watching, Queued: d.queue.pending(vs.cfg.Name),
+			Offline: vs.offline, HeldDeletions: held,
 		})
 	}
 	d.mu.Unlock()
+	// Never say watching for a dead watcher (an unmounted file system
+	// drops its watches silently); it is replaced within rootPollInterval.
+	for i := range resp.Vaults {
+		if w := watchers[resp.Vaults[i].Name]; w == nil || !w.Alive() {
+			if resp.Vaults[i].Watching == watchOn {
+				resp.Vaults[i].Watching = watchOffline
+			}
+		}
+	}
 	sort.Slice(resp.Vaults, func(i, j int) bool { return resp.Vaults[i].Name < resp.Vaults[j].Name })
 	for i := range resp.Vaults {
 		v := &resp.Vaults[i]
@@ -93,7 +113,7 @@ func progressOf(j *job) *ipc.Progress {
 
 // Reindex implements ipc.Backend.
 func (d *Daemon) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.ReindexResponse, error) {
-	j := &job{trigger: triggerManual, vault: req.Vault}
+	j := &job{trigger: triggerManual, vault: req.Vault, confirm: req.ConfirmDeletions}
 	if req.Vault != "" {
 		if _, ok := d.vaults[req.Vault]; !ok {
 			return nil, ipc.NotFound("no vault named %q", req.Vault)

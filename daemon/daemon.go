@@ -46,15 +46,24 @@ type Daemon struct {
 	vaults map[string]*vaultState
 	active *job // the pass running now, if any
 
+	// startup is the start-up pass when ragd restarts on an index that has
+	// documents: queries wait for it (awaitStartup). nil on a first start.
+	startup *job
+
 	graphCache graphCache
 }
 
 type vaultState struct {
 	cfg           config.Vault
 	online        bool
+	offline       string   // why the vault is offline
+	offlineGen    int      // counts passes that found the vault gone
+	offlineSeen   rootSeen // the vault's folder when it was last found gone
 	lastReconcile *time.Time
 	lastErr       string
 	watching      string
+	watcher       *watch.Watcher     // the live watcher, if any
+	held          *ipc.HeldDeletions // removals held for confirmation
 }
 
 // New checks the configuration and prepares a daemon; Run starts it.
@@ -140,6 +149,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}
 	startup := &job{trigger: triggerStartup}
+	if c, err := store.Counts(); err == nil {
+		for _, vc := range c {
+			if vc.Documents > 0 {
+				// A restart: notes may have changed while ragd was down.
+				d.startup = startup
+				break
+			}
+		}
+	}
 	d.queue.push(startup)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -218,4 +236,25 @@ func (d *Daemon) chunkOptions() chunk.Options {
 		o.ChildOverlap = -1 // a configured 0 means no overlap; chunk reads 0 as "default"
 	}
 	return o
+}
+
+// startupWait bounds how long a query waits for the start-up pass.
+const startupWait = 10 * time.Second
+
+// awaitStartup holds a query until the start-up pass has reconciled the
+// vaults with disk, at most startupWait: after a restart the index may
+// still hold notes edited, renamed or deleted while ragd was down, and the
+// first answer must not cite them. A first start (empty index) answers at
+// once with what is indexed so far.
+func (d *Daemon) awaitStartup(ctx context.Context) {
+	if d.startup == nil {
+		return
+	}
+	t := time.NewTimer(startupWait)
+	defer t.Stop()
+	select {
+	case <-d.startup.done:
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }

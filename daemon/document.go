@@ -14,6 +14,7 @@ import (
 // Document implements ipc.DocumentBackend: the indexed text of a file
 // (query/doctext), found by path, title or alias.
 func (d *Daemon) Document(ctx context.Context, req ipc.DocumentRequest) (*ipc.DocumentResponse, error) {
+	d.awaitStartup(ctx)
 	vault, rel, err := d.engine.ResolveNote(req.Vault, req.Path)
 	if err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func (d *Daemon) Document(ctx context.Context, req ipc.DocumentRequest) (*ipc.Do
 	case errors.Is(err, doctext.ErrNotFound):
 		return nil, ipc.NotFound("%s was indexed in vault %q but is no longer there", rel, vault)
 	case errors.Is(err, doctext.ErrRefused), errors.Is(err, doctext.ErrRange):
-		return nil, ipc.BadRequest("%v", err)
+		return nil, ipc.BadRequest("%w", err)
 	case err != nil:
 		return nil, err
 	}

@@ -29,11 +29,7 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 	d.backends = b
 	go mgr.Start(ctx)
 
-	roots := make(map[string]string, len(d.cfg.Vaults))
-	for _, v := range d.cfg.Vaults {
-		roots[v.Name] = v.Path
-	}
-	eng := query.NewEngine(d.store).WithOptions(d.queryOptions()).WithVaults(roots)
+	eng := d.newEngine()
 	if b.embedName != "" {
 		emb, err := mgr.Embedder(b.embedName)
 		if err != nil {
@@ -55,6 +51,16 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 	}
 	d.engine = eng
 	return mgr, nil
+}
+
+// newEngine is the query engine over the store with the configured
+// options and vaults, without embedder or reranker.
+func (d *Daemon) newEngine() *query.Engine {
+	roots := make(map[string]string, len(d.cfg.Vaults))
+	for _, v := range d.cfg.Vaults {
+		roots[v.Name] = v.Path
+	}
+	return query.NewEngine(d.store).WithOptions(d.queryOptions()).WithVaults(roots)
 }
 
 // queryOptions are the engine options: the measured defaults for the

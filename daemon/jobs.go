@@ -66,20 +66,38 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	log := d.log.With(slog.String("vault", name), slog.String("trigger", j.trigger))
 
 	files, err := d.scan(ctx, v.Path, v, j.paths)
+	if errors.Is(err, watch.ErrRootMissing) {
+		// Never purge a vault whose root vanished (an unmounted drive):
+		// keep serving what is indexed and mark it offline.
+		why := "the vault's folder is missing: " + v.Path + " (an unmounted drive or a renamed folder?); keeping its index"
+		d.setOffline(vs, why)
+		res.Error = why
+		return res
+	}
+	paths, verdict, why := j.paths, watch.Present, ""
+	if err == nil && !j.confirm {
+		files, paths, verdict, why, err = d.guardPass(ctx, name, v, j.paths, files)
+	}
 	if err != nil {
 		res.Error = err.Error()
 		d.mu.Lock()
 		vs.lastErr = err.Error()
-		if errors.Is(err, watch.ErrRootMissing) {
-			// Never purge a vault whose root vanished (an unmounted drive):
-			// keep serving what is indexed and mark it offline.
-			vs.online = false
-		}
 		d.mu.Unlock()
 		if ctx.Err() == nil {
 			log.Warn("vault scan failed; keeping its index as it is", "err", err)
 		}
 		return res
+	}
+	if verdict == watch.Vanished {
+		d.setOffline(vs, why)
+		res.Error = why
+		return res
+	}
+	stored := d.storedDocuments(name)
+	if verdict == watch.HoldDeletions {
+		d.setHeld(vs, stored-len(files), stored, why)
+	} else {
+		d.setHeld(vs, 0, stored, "")
 	}
 	in := make([]ingest.File, len(files))
 	for i, f := range files {
@@ -87,7 +105,8 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	}
 	sr, err := d.ingest.Sync(ctx, ingest.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
-		Scopes: j.paths, Progress: &j.prog, Extract: d.extract,
+		// Held removals: index what is new or changed, remove nothing.
+		KeepMissing: verdict == watch.HoldDeletions, Scopes: paths, Progress: &j.prog, Extract: d.extract,
 		Enrich: d.enrichFunc(), Enricher: d.enricher(),
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
@@ -96,13 +115,13 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	res.Indexed, res.Unchanged, res.Removed, res.Failed = sr.Indexed, sr.Unchanged, sr.Removed, sr.Failed
 	now := time.Now()
 	d.mu.Lock()
-	vs.online = true
+	vs.online, vs.offline = true, ""
 	vs.lastErr = ""
 	if err != nil && !errors.Is(err, context.Canceled) {
 		vs.lastErr = err.Error()
 		res.Error = err.Error()
 	}
-	if err == nil && j.paths == nil {
+	if err == nil && paths == nil {
 		vs.lastReconcile = &now
 	}
 	d.mu.Unlock()

@@ -24,6 +24,7 @@ type job struct {
 	trigger string
 	vault   string   // "" = every vault
 	paths   []string // vault-relative files or folders; nil = the whole vault
+	confirm bool     // removals may empty the vault or remove more than half of it
 	done    chan struct{}
 	results []ipc.ReindexResult
 	prog    ingest.Progress

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 // Search implements ipc.Backend.
 func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
+	d.awaitStartup(ctx)
 	start := time.Now()
 	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
@@ -54,6 +54,7 @@ func (d *Daemon) suggestions(res *query.Response) []string {
 
 // Context implements ipc.Backend: retrieve, then build the cited block.
 func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.ContextResponse, error) {
+	d.awaitStartup(ctx)
 	start := time.Now()
 	res, block, err := d.engine.Context(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, Mode: req.Mode}, query.ContextOptions{Budget: req.Budget, Style: req.Style})
@@ -71,15 +72,13 @@ func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.Cont
 
 // Similar implements ipc.Backend.
 func (d *Daemon) Similar(ctx context.Context, req ipc.SimilarRequest) (*ipc.SimilarResponse, error) {
+	d.awaitStartup(ctx)
 	start := time.Now()
 	vault, rel, err := d.engine.ResolveNote(req.Vault, req.Path)
 	if err != nil {
 		return nil, err
 	}
 	notes, degraded, err := d.engine.Similar(ctx, d.store, vault, rel, req.K)
-	if errors.Is(err, query.ErrNotIndexed) {
-		return nil, ipc.NotFound("%s is not indexed in vault %q", rel, vault)
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/ragd/ragd/watch"
@@ -60,14 +61,19 @@ func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watch
 			d.pollVault(ctx, name)
 			return
 		}
-		d.setWatching(vs, watchOn)
+		d.mu.Lock()
+		vs.watching, vs.watcher = watchOn, w
+		d.mu.Unlock()
 		log.Debug("watching", "dirs", w.Dirs())
-		rootGone := d.consume(ctx, w, name)
+		rootGone := d.consume(ctx, w, vs)
+		d.mu.Lock()
+		vs.watcher = nil
+		d.mu.Unlock()
 		w.Close()
 		if !rootGone {
 			return
 		}
-		log.Warn("vault root disappeared; keeping its index and waiting for it to return", "path", vs.cfg.Path)
+		log.Warn("vault root disappeared or changed; keeping its index and waiting for it to return", "path", vs.cfg.Path)
 		if first, firstErr = d.awaitRoot(ctx, name); first == nil && firstErr == nil {
 			return
 		}
@@ -79,11 +85,18 @@ func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watch
 // nothing saved in between is missed. It returns nil, nil when ctx ends.
 func (d *Daemon) awaitRoot(ctx context.Context, name string) (*watch.Watcher, error) {
 	vs := d.vaults[name]
-	d.setWatching(vs, watchOffline)
 	d.mu.Lock()
-	vs.online = false
+	vs.watching = watchOffline
+	if vs.online {
+		// The watcher died while the vault was online: whatever is at the
+		// root now counts as a change, so a drive mounted again at once is
+		// picked up.
+		vs.online = false
+		vs.offline = "the vault's folder disappeared or was replaced (an unmounted drive?); keeping its index"
+		vs.offlineSeen = rootSeen{}
+	}
 	d.mu.Unlock()
-	if !d.waitForRoot(ctx, vs.cfg.Path) {
+	if !d.waitForRoot(ctx, vs) {
 		return nil, nil
 	}
 	d.log.Info("vault root is back; reconciling", "vault", name, "path", vs.cfg.Path)
@@ -98,16 +111,34 @@ func (d *Daemon) newWatcher(name string) (*watch.Watcher, error) {
 }
 
 // consume turns batches into passes until ctx ends or the root goes away
-// (reported as true).
-func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, name string) bool {
+// (reported as true): removed or moved, replaced by another directory (an
+// unmounted drive leaves its mount point behind), its watch dropped by the
+// kernel, or found vanished by a pass.
+func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, vs *vaultState) bool {
+	name := vs.cfg.Name
 	batches := make(chan watch.Batch)
 	wctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); w.Run(wctx, batches) }()
+	defer wg.Wait()
 	defer cancel()
-	go w.Run(wctx, batches)
+	d.mu.Lock()
+	gen := vs.offlineGen
+	d.mu.Unlock()
+	check := time.NewTicker(rootPollInterval)
+	defer check.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return false
+		case <-check.C:
+			d.mu.Lock()
+			vanished := vs.offlineGen != gen
+			d.mu.Unlock()
+			if vanished || !w.Alive() {
+				return true
+			}
 		case b := <-batches:
 			if b.RootGone {
 				return true
@@ -117,21 +148,6 @@ func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, name string) boo
 				j.paths = nil
 			}
 			d.queue.push(j)
-		}
-	}
-}
-
-func (d *Daemon) waitForRoot(ctx context.Context, root string) bool {
-	t := time.NewTicker(rootPollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			if fi, err := os.Stat(root); err == nil && fi.IsDir() {
-				return true
-			}
 		}
 	}
 }

@@ -259,3 +259,21 @@ func (s *Store) FailedDocuments(vault string, limit int) ([]Document, error) {
 	}
 	return out, err
 }
+
+// CountUnder counts the stored documents of vault (all statuses) at or
+// under the vault-relative scope ("" = the whole vault), reading only their
+// path keys.
+func (s *Store) CountUnder(vault, scope string) (int, error) {
+	scope = strings.Trim(scope, "/")
+	n := 0
+	err := s.db.View(func(txn *badger.Txn) error {
+		strip := len(vaultPathPrefix(vault))
+		return iterate(txn, pathKey(vault, scope), false, func(k, _ []byte) error {
+			if InScope(string(k[strip:]), scope) {
+				n++
+			}
+			return nil
+		})
+	})
+	return n, err
+}

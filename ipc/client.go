@@ -12,12 +12,24 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"sync"
+	"sync/atomic"
 )
 
-// Client talks to a ragd daemon over its Unix socket.
+// Client talks to a ragd daemon over its Unix socket. Its methods return
+// the decoded answer, or nil and an error whose kind errors.Is tells
+// (ErrInvalid, ErrNotFound, ErrUnavailable, ErrTimeout, ErrInternal,
+// ErrVersion; see send).
 type Client struct {
 	Socket string
-	hc     *http.Client
+	// OnNewerServer, when set, is called once if the daemon speaks a newer
+	// protocol than this client (which keeps working: the daemon answers
+	// older clients), so a program can suggest upgrading it.
+	OnNewerServer func(server int)
+
+	hc        *http.Client
+	server    atomic.Int32 // the daemon's protocol version, as last seen
+	newerOnce sync.Once
 }
 
 // NewClient returns a client for the daemon listening on socket. Before
@@ -37,44 +49,32 @@ func NewClient(socket string) *Client {
 
 // Search runs a query.
 func (c *Client) Search(ctx context.Context, req SearchRequest) (*SearchResponse, error) {
-	var resp SearchResponse
-	return &resp, c.do(ctx, http.MethodPost, "/v1/search", req, &resp)
+	return send[SearchResponse](ctx, c, http.MethodPost, "/v1/search", req)
 }
 
 // Status returns the daemon's state and per-vault counts.
 func (c *Client) Status(ctx context.Context) (*StatusResponse, error) {
-	var resp StatusResponse
-	return &resp, c.do(ctx, http.MethodGet, "/v1/status", nil, &resp)
+	return send[StatusResponse](ctx, c, http.MethodGet, "/v1/status", nil)
 }
 
 // Reindex asks for a reconcile of one vault, one path or everything.
 func (c *Client) Reindex(ctx context.Context, req ReindexRequest) (*ReindexResponse, error) {
-	var resp ReindexResponse
-	return &resp, c.do(ctx, http.MethodPost, "/v1/reindex", req, &resp)
+	return send[ReindexResponse](ctx, c, http.MethodPost, "/v1/reindex", req)
 }
 
 // Runs lists recent ingestion runs, newest first.
 func (c *Client) Runs(ctx context.Context, limit int) (*RunsResponse, error) {
-	var resp RunsResponse
-	return &resp, c.do(ctx, http.MethodGet, "/v1/runs?limit="+strconv.Itoa(limit), nil, &resp)
+	return send[RunsResponse](ctx, c, http.MethodGet, "/v1/runs?limit="+strconv.Itoa(limit), nil)
 }
 
 // Events streams indexing events to fn until ctx ends, fn returns an
 // error, or the daemon closes the stream.
 func (c *Client) Events(ctx context.Context, fn func(Event) error) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://ragd/v1/events", nil)
+	resp, err := c.roundTrip(ctx, http.MethodGet, "/v1/events", nil)
 	if err != nil {
 		return err
 	}
-	req.Header.Set(HeaderProtocol, strconv.Itoa(ProtocolVersion))
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return c.transportError("/v1/events", err)
-	}
 	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return errorFrom(resp)
-	}
 	dec := json.NewDecoder(resp.Body)
 	for {
 		var ev Event
@@ -104,25 +104,44 @@ func (c *Client) Graph(ctx context.Context, req GraphRequest) (*GraphResponse, e
 	if req.Limit > 0 {
 		v.Set("limit", strconv.Itoa(req.Limit))
 	}
-	var resp GraphResponse
-	return &resp, c.do(ctx, http.MethodGet, "/v1/graph/"+url.PathEscape(req.Query)+"?"+v.Encode(), nil, &resp)
+	return send[GraphResponse](ctx, c, http.MethodGet, "/v1/graph/"+url.PathEscape(req.Query)+"?"+v.Encode(), nil)
 }
 
 // Close releases idle connections.
 func (c *Client) Close() { c.hc.CloseIdleConnections() }
 
-func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+// send makes one request and decodes a 2xx answer into a new T. Any other
+// answer is an error and the result is nil (see roundTrip).
+func send[T any](ctx context.Context, c *Client, method, path string, in any) (*T, error) {
+	resp, err := c.roundTrip(ctx, method, path, in)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out := new(T)
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return nil, fmt.Errorf("ragd %s: decode response: %w", path, err)
+	}
+	return out, nil
+}
+
+// roundTrip sends one request with in as its JSON body (none when nil)
+// and returns the 2xx response, whose body the caller closes. Any other
+// answer is an error: an *Error (errors.Is finds its kind), a
+// *VersionError for a daemon older than this client, or a
+// *NotRunningError when nothing answers on the socket.
+func (c *Client) roundTrip(ctx context.Context, method, path string, in any) (*http.Response, error) {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("ragd %s: encode request: %w", path, err)
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, "http://ragd"+path, body)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("ragd %s: %w", path, err)
 	}
 	req.Header.Set(HeaderProtocol, strconv.Itoa(ProtocolVersion))
 	if in != nil {
@@ -130,16 +149,31 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return c.transportError(path, err)
+		return nil, c.transportError(path, err)
 	}
-	defer resp.Body.Close()
+	c.sawProtocol(resp)
 	if resp.StatusCode/100 != 2 {
-		return errorFrom(resp)
+		defer resp.Body.Close()
+		return nil, c.errorFrom(resp)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("ragd %s: decode response: %w", path, err)
+	return resp, nil
+}
+
+// ServerProtocol reports the protocol version the daemon announced in its
+// last answer, 0 before the first.
+func (c *Client) ServerProtocol() int { return int(c.server.Load()) }
+
+// sawProtocol records the daemon's protocol version and, the first time it
+// is newer than the client's, calls OnNewerServer.
+func (c *Client) sawProtocol(resp *http.Response) {
+	n, err := strconv.Atoi(resp.Header.Get(HeaderProtocol))
+	if err != nil || n <= 0 {
+		return
 	}
-	return nil
+	c.server.Store(int32(n))
+	if n > ProtocolVersion && c.OnNewerServer != nil {
+		c.newerOnce.Do(func() { c.OnNewerServer(n) })
+	}
 }
 
 func (c *Client) transportError(path string, err error) error {
@@ -150,30 +184,32 @@ func (c *Client) transportError(path string, err error) error {
 	return fmt.Errorf("ragd %s: %w", path, err)
 }
 
-// errorFrom turns a non-2xx response into an *Error.
-func errorFrom(resp *http.Response) error {
+// errorFrom turns a non-2xx response into an *Error, or a *VersionError
+// when the daemon refused this client's protocol.
+func (c *Client) errorFrom(resp *http.Response) error {
 	var e ErrorResponse
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
 	if json.Unmarshal(b, &e) != nil || e.Error == "" {
 		e.Error = fmt.Sprintf("%s: %s", resp.Status, bytes.TrimSpace(b))
 	}
-	return &Error{Status: resp.StatusCode, Message: e.Error}
+	err := &Error{Status: resp.StatusCode, Message: e.Error}
+	if resp.StatusCode == http.StatusUpgradeRequired {
+		return &VersionError{Client: ProtocolVersion, Server: c.ServerProtocol(), Err: err}
+	}
+	return err
 }
 
 // Context asks for a prompt-ready context block.
 func (c *Client) Context(ctx context.Context, req ContextRequest) (*ContextResponse, error) {
-	var resp ContextResponse
-	return &resp, c.do(ctx, "POST", "/v1/context", req, &resp)
+	return send[ContextResponse](ctx, c, "POST", "/v1/context", req)
 }
 
 // Similar lists notes related to a note.
 func (c *Client) Similar(ctx context.Context, req SimilarRequest) (*SimilarResponse, error) {
-	var resp SimilarResponse
-	return &resp, c.do(ctx, "POST", "/v1/similar", req, &resp)
+	return send[SimilarResponse](ctx, c, "POST", "/v1/similar", req)
 }
 
 // Plugins lists the configured plugins with their state.
 func (c *Client) Plugins(ctx context.Context) (*PluginsResponse, error) {
-	var resp PluginsResponse
-	return &resp, c.do(ctx, "GET", "/v1/plugins", nil, &resp)
+	return send[PluginsResponse](ctx, c, "GET", "/v1/plugins", nil)
 }

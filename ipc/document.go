@@ -74,7 +74,7 @@ func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, NotFound("this ragd does not serve documents"))
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
 	resp, err := db.Document(ctx, req)
 	h.reply(w, r, resp, err)
@@ -82,6 +82,5 @@ func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 
 // Document returns the indexed text of a file, or lines of it.
 func (c *Client) Document(ctx context.Context, req DocumentRequest) (*DocumentResponse, error) {
-	var resp DocumentResponse
-	return &resp, c.do(ctx, http.MethodPost, "/v1/document", req, &resp)
+	return send[DocumentResponse](ctx, c, http.MethodPost, "/v1/document", req)
 }

@@ -27,12 +27,24 @@ type Backend interface {
 	HybridBackend
 }
 
-// handlerTimeout bounds every request except a reindex that waits.
-const handlerTimeout = 30 * time.Second
+// DefaultRequestTimeout bounds every request except a reindex that waits
+// and the event stream; past it the request fails with 504 (ErrTimeout).
+const DefaultRequestTimeout = 30 * time.Second
+
+// HandlerOption configures NewHandler.
+type HandlerOption func(*handler)
+
+// WithRequestTimeout bounds requests by d instead of DefaultRequestTimeout.
+func WithRequestTimeout(d time.Duration) HandlerOption {
+	return func(h *handler) { h.timeout = d }
+}
 
 // NewHandler returns the HTTP handler of the local API.
-func NewHandler(b Backend, log *slog.Logger) http.Handler {
-	h := &handler{b: b, log: log}
+func NewHandler(b Backend, log *slog.Logger, opts ...HandlerOption) http.Handler {
+	h := &handler{b: b, log: log, timeout: DefaultRequestTimeout}
+	for _, o := range opts {
+		o(h)
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/search", h.search)
 	mux.HandleFunc("GET /v1/status", h.status)
@@ -45,14 +57,31 @@ func NewHandler(b Backend, log *slog.Logger) http.Handler {
 	mux.HandleFunc("GET /v1/plugins", h.plugins)
 	mux.HandleFunc("POST /v1/document", h.document)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// A path served under another method is a 405 naming the allowed
+		// one, not a 404.
+		var allow []string
+		for _, m := range []string{http.MethodGet, http.MethodPost} {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "/" && pattern != "" {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			h.fail(w, r, Errorf(http.StatusMethodNotAllowed, "%s %s: method not allowed (use %s)",
+				r.Method, r.URL.Path, strings.Join(allow, " or ")))
+			return
+		}
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
 	return h.wrap(mux)
 }
 
 type handler struct {
-	b   Backend
-	log *slog.Logger
+	b       Backend
+	log     *slog.Logger
+	timeout time.Duration
 }
 
 // wrap sets the protocol header, limits bodies and refuses clients that
@@ -79,14 +108,14 @@ func (h *handler) search(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
 	resp, err := h.b.Search(ctx, req)
 	h.reply(w, r, resp, err)
 }
 
 func (h *handler) status(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
 	resp, err := h.b.Status(ctx)
 	h.reply(w, r, resp, err)
@@ -186,7 +215,10 @@ func (h *handler) reply(w http.ResponseWriter, r *http.Request, v any, err error
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	code := statusOf(err)
 	msg := err.Error()
-	if code == http.StatusInternalServerError {
+	switch {
+	case code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout:
+		h.log.Warn("request not served", "path", r.URL.Path, "status", code, "err", err)
+	case code >= 500:
 		h.log.Error("request failed", "path", r.URL.Path, "err", err)
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -259,7 +291,7 @@ func decodeJSON(body io.Reader, v any) error {
 		if errors.As(err, &tooBig) {
 			return Errorf(http.StatusRequestEntityTooLarge, "request body over %d bytes", tooBig.Limit)
 		}
-		return BadRequest("invalid request body: %v", err)
+		return BadRequest("invalid request body: %w", err)
 	}
 	if !utf8.Valid(b) {
 		return BadRequest("invalid request body: not valid UTF-8")
@@ -270,7 +302,7 @@ func decodeJSON(body io.Reader, v any) error {
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		return BadRequest("invalid request body: %v", err)
+		return BadRequest("invalid request body: %w", err)
 	}
 	if dec.More() {
 		return BadRequest("invalid request body: trailing data after the JSON object")

@@ -28,7 +28,7 @@ func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
 	resp, err := h.b.Context(ctx, req)
 	h.reply(w, r, resp, err)
@@ -52,14 +52,14 @@ func (h *handler) similar(w http.ResponseWriter, r *http.Request) {
 	if req.K == 0 {
 		req.K = DefaultK
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
 	resp, err := h.b.Similar(ctx, req)
 	h.reply(w, r, resp, err)
 }
 
 func (h *handler) plugins(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), handlerTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
 	resp, err := h.b.Plugins(ctx)
 	h.reply(w, r, resp, err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -232,9 +233,9 @@ func TestHandler(t *testing.T) {
 		{name: "unversioned path", method: "POST", path: "/search", body: `{"query":"x"}`, code: 404, wantErr: "no such endpoint", noCall: true},
 		// The catch-all "/" pattern matches every method, so ServeMux never
 		// answers its plain-text 405: a wrong method gets the JSON 404.
-		{name: "GET search", method: "GET", path: "/v1/search", code: 404, wantErr: "no such endpoint: GET /v1/search", noCall: true},
-		{name: "POST status", method: "POST", path: "/v1/status", body: `{}`, code: 404, wantErr: "no such endpoint: POST /v1/status", noCall: true},
-		{name: "DELETE reindex", method: "DELETE", path: "/v1/reindex", code: 404, wantErr: "no such endpoint: DELETE /v1/reindex", noCall: true},
+		{name: "GET search", method: "GET", path: "/v1/search", code: 405, wantErr: "method not allowed (use POST)", noCall: true},
+		{name: "POST status", method: "POST", path: "/v1/status", body: `{}`, code: 405, wantErr: "method not allowed (use GET)", noCall: true},
+		{name: "DELETE reindex", method: "DELETE", path: "/v1/reindex", code: 405, wantErr: "DELETE /v1/reindex: method not allowed (use POST)", noCall: true},
 		{
 			name: "newer protocol", method: "POST", path: "/v1/search", body: `{"query":"x"}`,
 			header: map[string]string{ipc.HeaderProtocol: strconv.Itoa(ipc.ProtocolVersion + 1)},
@@ -381,4 +382,25 @@ func equalSearch(a, b ipc.SearchRequest) bool {
 		}
 	}
 	return true
+}
+
+// A wrong method on a served path is 405 with Allow; an unknown path 404.
+func TestMethodNotAllowed(t *testing.T) {
+	h := ipc.NewHandler(nil, slog.New(slog.DiscardHandler))
+	for _, tt := range []struct {
+		method, path string
+		code         int
+		allow        string
+	}{
+		{"GET", "/v1/search", http.StatusMethodNotAllowed, "POST"},
+		{"DELETE", "/v1/status", http.StatusMethodNotAllowed, "GET"},
+		{"POST", "/v1/graph/backlinks", http.StatusMethodNotAllowed, "GET"},
+		{"GET", "/v1/nope", http.StatusNotFound, ""},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tt.method, tt.path, nil))
+		if rec.Code != tt.code || rec.Header().Get("Allow") != tt.allow {
+			t.Errorf("%s %s: %d, Allow %q; want %d, %q (%s)", tt.method, tt.path, rec.Code, rec.Header().Get("Allow"), tt.code, tt.allow, rec.Body)
+		}
+	}
 }

@@ -25,7 +25,9 @@ package ipc
 //	   (/v1/plugins).
 //	2: the lexical channel is named "lexical" (as its mode) in channels,
 //	   weights, explain and degraded; "bm25", its name in 1, is still
-//	   accepted in requests.
+//	   accepted in requests. Errors have kinds beyond 400, 404 and 500:
+//	   503 (unavailable) and 504 (past the request's deadline), where 1
+//	   answered 400 for any failure of a search or graph query.
 const ProtocolVersion = 2
 
 // Header names.

@@ -68,6 +68,20 @@ type Result struct {
 	Parent    *Parent  `json:"parent,omitempty"`
 	Explain   *Explain `json:"explain,omitempty"`
 	Stale     bool     `json:"stale,omitempty"` // the file changed since indexing
+	// Snippet is a window of Text around the matched terms, for display.
+	Snippet *Snippet `json:"snippet,omitempty"`
+	// Matches are the byte ranges [start, end) of matched terms in Text.
+	Matches [][2]int `json:"matches,omitempty"`
+}
+
+// Snippet is the part of a result's text worth showing: lines LineStart
+// to LineEnd of the file, with the byte ranges [start, end) of matched
+// terms in Text (UTF-8).
+type Snippet struct {
+	Text      string   `json:"text"`
+	LineStart int      `json:"line_start"`
+	LineEnd   int      `json:"line_end"`
+	Matches   [][2]int `json:"matches,omitempty"`
 }
 
 // State values of StatusResponse.State.
@@ -116,6 +130,21 @@ type VaultStatus struct {
 	Watching string `json:"watching"`
 	// Queued counts indexing passes waiting for this vault.
 	Queued int `json:"queued"`
+	// Offline says why the vault is offline (its folder is missing, or
+	// empty while documents are indexed from it); its index is kept and
+	// served, and it is watched again when it returns.
+	Offline string `json:"offline,omitempty"`
+	// HeldDeletions is set while a pass would remove more than half of the
+	// vault's documents at once: nothing is removed until the files return
+	// or the removal is confirmed (ReindexRequest.ConfirmDeletions).
+	HeldDeletions *HeldDeletions `json:"held_deletions,omitempty"`
+}
+
+// HeldDeletions describes removals held back for confirmation.
+type HeldDeletions struct {
+	Missing   int       `json:"missing"`   // indexed documents no longer on disk
+	Documents int       `json:"documents"` // documents indexed from the vault
+	Since     time.Time `json:"since"`
 }
 
 // FailedFile is a file that was skipped, with the reason.
@@ -185,6 +214,10 @@ type ReindexRequest struct {
 	Path string `json:"path,omitempty"`
 	// Wait makes the call return only when the pass is finished.
 	Wait bool `json:"wait,omitempty"`
+	// ConfirmDeletions lets this pass remove documents whose files are
+	// gone even when that empties the vault or removes more than half of
+	// it (which is otherwise held: VaultStatus.HeldDeletions, Offline).
+	ConfirmDeletions bool `json:"confirm_deletions,omitempty"`
 }
 
 // ReindexResponse is the answer to a reindex.

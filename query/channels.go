@@ -148,7 +148,7 @@ func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
 	}
 	chunks, err := e.ix.Chunks(refs)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("load chunk text: %w", err)
 	}
 	kept := cs[:0]
 	for i, c := range cs {

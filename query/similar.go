@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -31,8 +30,9 @@ type SimilarNote struct {
 	Why                []string // "vector", "links", "terms"
 }
 
-// ErrNotIndexed is returned by Similar for a path with no indexed document.
-var ErrNotIndexed = errors.New("not indexed")
+// ErrNotIndexed is returned by Similar for a path with no indexed
+// document; it is an ipc.ErrNotFound.
+var ErrNotIndexed = fmt.Errorf("not indexed: %w", ipc.ErrNotFound)
 
 // maxSimilarChunks bounds how many of a long note's chunks are searched.
 const maxSimilarChunks = 24
@@ -45,10 +45,10 @@ const maxSimilarChunks = 24
 func (e *Engine) Similar(ctx context.Context, six SimilarIndex, vault, p string, k int) ([]SimilarNote, []string, error) {
 	doc, err := six.Document(vault, p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("similar: %w", err)
 	}
 	if doc == nil || doc.Status != index.StatusOK {
-		return nil, nil, fmt.Errorf("%s/%s: %w", vault, p, ErrNotIndexed)
+		return nil, nil, ipc.NotFound("%s is not indexed in vault %q: %w", p, vault, ErrNotIndexed)
 	}
 	self := func(v, q string) bool { return v == vault && q == p }
 	notSelf := func(v, q string) bool { return !self(v, q) }

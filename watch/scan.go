@@ -56,7 +56,7 @@ func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrRootMissing, root, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrRootMissing, root, err)
 	}
 	start := root
 	if rel = strings.Trim(filepath.ToSlash(rel), "/"); rel != "" {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -67,6 +68,7 @@ type Watcher struct {
 	opt    Options
 	fsw    *fsnotify.Watcher
 	known  map[string]bool // watched directories, vault-relative
+	rootAt RootState       // the root directory when watching started
 }
 
 // New watches root and every directory under it that filter does not
@@ -80,11 +82,15 @@ func New(root string, filter Filter, opt Options) (*Watcher, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		if errors.Is(err, syscall.EMFILE) {
-			return nil, fmt.Errorf("%w: too many inotify instances (fs.inotify.max_user_instances): %v", ErrWatchLimit, err)
+			return nil, fmt.Errorf("%w: too many inotify instances (fs.inotify.max_user_instances): %w", ErrWatchLimit, err)
 		}
 		return nil, err
 	}
 	w := &Watcher{root: root, filter: filter, opt: opt.withDefaults(), fsw: fsw, known: make(map[string]bool)}
+	if w.rootAt, err = StatRoot(root); err != nil {
+		fsw.Close()
+		return nil, err
+	}
 	if _, err := w.addTree(root); err != nil {
 		fsw.Close()
 		return nil, err
@@ -94,6 +100,19 @@ func New(root string, filter Filter, opt Options) (*Watcher, error) {
 
 // Dirs reports how many directories are watched.
 func (w *Watcher) Dirs() int { return len(w.known) + 1 }
+
+// Alive reports whether the watcher still sees the vault: the root is the
+// directory it started on (an unmounted drive leaves the mount point's
+// directory of the parent file system in its place) and the kernel still
+// holds its watch (inotify drops every watch of a file system that is
+// unmounted, and fsnotify says nothing). A dead watcher must be replaced.
+func (w *Watcher) Alive() bool {
+	st, err := StatRoot(w.root)
+	if err != nil || !st.SameDir(w.rootAt) {
+		return false
+	}
+	return slices.Contains(w.fsw.WatchList(), w.root)
+}
 
 // Close stops watching.
 func (w *Watcher) Close() error { return w.fsw.Close() }

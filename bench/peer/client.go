@@ -43,6 +43,8 @@ type Proc struct {
 	out   *bufio.Reader
 	errb  *tailBuffer
 	mu    sync.Mutex // one request at a time
+	once  sync.Once  // wait
+	werr  error
 }
 
 // Start runs bin with args and waits for its ready line: the index has
@@ -150,11 +152,17 @@ func (p *Proc) exitError(err error) error {
 	return fmt.Errorf("ragd-peer: %w: %s", err, msg)
 }
 
+// wait waits for the process once, whoever asks first.
+func (p *Proc) wait() error {
+	p.once.Do(func() { p.werr = p.cmd.Wait() })
+	return p.werr
+}
+
 // Close ends the peer by closing its stdin and waits for it; it returns
 // the process state (for its peak memory, from wait4's rusage).
 func (p *Proc) Close() (*os.ProcessState, error) {
 	p.in.Close()
-	err := p.cmd.Wait()
+	err := p.wait()
 	if err != nil {
 		if msg := strings.TrimSpace(p.errb.String()); msg != "" {
 			err = fmt.Errorf("ragd-peer: %w: %s", err, msg)
@@ -163,14 +171,11 @@ func (p *Proc) Close() (*os.ProcessState, error) {
 	return p.cmd.ProcessState, err
 }
 
-// Kill ends the peer at once, unless it has ended already.
+// Kill ends the peer at once (if it has not ended) and waits for it.
 func (p *Proc) Kill() {
-	if p.cmd.ProcessState != nil {
-		return
-	}
 	p.cmd.Process.Signal(syscall.SIGKILL)
 	p.in.Close()
-	p.cmd.Wait()
+	p.wait()
 }
 
 // Find locates the ragd-peer binary: the flagged path, else next to the

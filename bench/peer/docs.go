@@ -2,6 +2,7 @@ package peer
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,33 +93,42 @@ func VaultDoc(root, rel string) (Doc, bool, error) {
 // BEIRDocs calls fn for every document of a BEIR corpus.jsonl file.
 func BEIRDocs(corpus string) func(func(Doc) error) error {
 	return func(fn func(Doc) error) error {
-		f, err := os.Open(corpus)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r := bufio.NewReaderSize(f, 1<<20)
-		for n := 1; ; n++ {
-			line, err := r.ReadBytes('\n')
-			if len(strings.TrimSpace(string(line))) > 0 {
-				var d struct {
-					ID    string `json:"_id"`
-					Title string `json:"title"`
-					Text  string `json:"text"`
-				}
-				if jerr := json.Unmarshal(line, &d); jerr != nil {
-					return fmt.Errorf("%s:%d: %w", corpus, n, jerr)
-				}
-				if ferr := fn(Doc{ID: d.ID, Title: d.Title, Body: d.Text}); ferr != nil {
-					return ferr
-				}
+		return EachJSONLine(corpus, func(line []byte) error {
+			var d struct {
+				ID    string `json:"_id"`
+				Title string `json:"title"`
+				Text  string `json:"text"`
 			}
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
+			if err := json.Unmarshal(line, &d); err != nil {
 				return err
 			}
+			return fn(Doc{ID: d.ID, Title: d.Title, Body: d.Text})
+		})
+	}
+}
+
+// EachJSONLine calls fn with every non-blank line of a JSON-lines file
+// (a BEIR corpus or queries file); an error fn returns is prefixed with
+// the file and line number.
+func EachJSONLine(path string, fn func([]byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return fmt.Errorf("%s:%d: %w", path, n, ferr)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
 		}
 	}
 }

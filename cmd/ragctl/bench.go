@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ragd/ragd/bench/ragdproc"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query/metrics"
 )
@@ -85,7 +85,7 @@ func bench(ctx context.Context, bin, tmp, src string, trials int, idle time.Dura
 	rep := &benchReport{Trials: trials}
 	copyDir := filepath.Join(tmp, "vault")
 	var err error
-	if rep.Files, rep.Bytes, err = copyTree(src, copyDir); err != nil {
+	if rep.Files, rep.Bytes, err = ragdproc.CopyTree(src, copyDir); err != nil {
 		return nil, fmt.Errorf("copy vault: %w", err)
 	}
 
@@ -99,7 +99,7 @@ func bench(ctx context.Context, bin, tmp, src string, trials int, idle time.Dura
 		return nil, err
 	}
 	rep.ColdStartSeconds = time.Since(start).Seconds()
-	rep.ColdPeakRSSMB = float64(procStatusKB(t.cmd.Process.Pid, "VmHWM")) / 1024
+	rep.ColdPeakRSSMB = float64(procStatusKB(t.PID(), "VmHWM")) / 1024
 
 	var lat []float64
 	for i := range trials {
@@ -113,14 +113,14 @@ func bench(ctx context.Context, bin, tmp, src string, trials int, idle time.Dura
 	rep.SaveP50MS, rep.SaveP95MS = metrics.Percentile(lat, 50), metrics.Percentile(lat, 95)
 
 	if idle > 0 {
-		before := procCPUTicks(t.cmd.Process.Pid)
+		before := procCPUTicks(t.PID())
 		select {
 		case <-time.After(idle):
 		case <-ctx.Done():
 			t.stop()
 			return nil, ctx.Err()
 		}
-		used := float64(procCPUTicks(t.cmd.Process.Pid)-before) / clockTicks
+		used := float64(procCPUTicks(t.PID())-before) / clockTicks
 		rep.IdleSeconds = idle.Seconds()
 		rep.IdleCPUPercent = 100 * used / idle.Seconds()
 	}
@@ -150,7 +150,7 @@ func saveToSearchable(ctx context.Context, t *throwaway, dir string, i int) (flo
 	}
 	deadline := start.Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		resp, err := t.client.Search(ctx, ipc.SearchRequest{Query: word, K: 1, NoText: true})
+		resp, err := t.Client.Search(ctx, ipc.SearchRequest{Query: word, K: 1, NoText: true})
 		if err != nil {
 			return 0, err
 		}
@@ -162,30 +162,6 @@ func saveToSearchable(ctx context.Context, t *throwaway, dir string, i int) (flo
 	return 0, fmt.Errorf("trial %d: %q not searchable after 30 s", i, word)
 }
 
-// copyTree copies regular files and directories from src to dst.
-func copyTree(src, dst string) (files int, bytes int64, err error) {
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files++
-		bytes += int64(len(b))
-		return os.WriteFile(out, b, 0o644)
-	})
-	return files, bytes, err
-}
 
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat times on Linux.
 const clockTicks = 100

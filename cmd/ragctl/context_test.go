@@ -89,7 +89,7 @@ func TestResultsColourOnlyOnTerminal(t *testing.T) {
 	resp := &ipc.SearchResponse{Query: "q", Results: sampleResults()[:1]}
 	var plain, tty bytes.Buffer
 	printResults(&plain, resp)
-	printResultsColored(&tty, resp, (&env{isTTY: true}).colors())
+	printResultsColored(&tty, resp, (&env{isTTY: true}).colors(), 0)
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Errorf("plain output has escapes: %q", plain.String())
 	}

@@ -299,7 +299,14 @@ func checkVaults(st *ipc.StatusResponse) []check {
 				c.Detail = "offline: " + v.LastError
 			}
 			c.Fix = fmt.Sprintf("ragd waits for %s to come back (mount the drive or restore the folder); "+
-				"if it is gone for good, remove its [[vault]] table from ragd.toml and restart ragd", v.Path)
+				"if its notes are gone for good, `ragctl reindex -confirm-deletions -vault %s` removes them, "+
+				"or remove its [[vault]] table from ragd.toml and restart ragd", v.Path, v.Name)
+		case v.HeldDeletions != nil:
+			c.Status = checkFail
+			c.Detail = fmt.Sprintf("%d of %d documents are no longer on disk; their removal is held",
+				v.HeldDeletions.Missing, v.HeldDeletions.Documents)
+			c.Fix = fmt.Sprintf("restore the files (a sync client or an unmounted folder?), or confirm with "+
+				"`ragctl reindex -confirm-deletions -vault %s -wait`", v.Name)
 		case v.Watching == "polling":
 			c.Status = checkWarn
 			c.Detail = "online, but rescanned every 30s instead of watched: the watch limit was reached"

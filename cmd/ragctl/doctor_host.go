@@ -61,7 +61,7 @@ func sysctlFix(key string, n int) string {
 func readProcInt(path string) (int64, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+		return 0, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 	if err != nil {

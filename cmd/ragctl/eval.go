@@ -9,11 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/ragd/ragd/bench/peer"
+	"github.com/ragd/ragd/bench/ragdproc"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -178,14 +177,11 @@ func findRagd(flagged string) (string, error) {
 	return p, nil
 }
 
-// throwaway is a ragd started on a temporary config, data dir and socket.
+// throwaway is a ragd started on a temporary config, data dir and socket,
+// with the retrieval settings of its evaluation queries.
 type throwaway struct {
-	cmd    *exec.Cmd
-	client *ipc.Client
-	logf   string
-	exited chan error
-	ret    retrieval // channels and weights of every query
-	once   sync.Once // stop
+	*ragdproc.Daemon
+	ret retrieval // channels and weights of every query
 }
 
 // retrieval selects mode, channels, fusion and weights for evaluation
@@ -207,16 +203,7 @@ func (r retrieval) request(q string, k int, noText bool) ipc.SearchRequest {
 // startThrowaway writes a config indexing vaultDir and starts ragd on it;
 // extra is appended to the config (plugins, [search]).
 func startThrowaway(bin, tmp, vaultDir, extra string) (*throwaway, error) {
-	abs, err := filepath.Abs(vaultDir)
-	if err != nil {
-		return nil, err
-	}
-	sock := filepath.Join(tmp, "ragd.sock")
-	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"info\"\n\n[[vault]]\nname = \"eval\"\npath = %q\nmax_file_mb = 50\n",
-		sock, filepath.Join(tmp, "data"), abs)
-	cfg += extra
-	cfgPath := filepath.Join(tmp, "ragd.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+	if err := ragdproc.WriteConfig(tmp, vaultDir, extra); err != nil {
 		return nil, err
 	}
 	return launch(bin, tmp)
@@ -224,87 +211,21 @@ func startThrowaway(bin, tmp, vaultDir, extra string) (*throwaway, error) {
 
 // launch starts ragd on the config written in tmp, appending to its log.
 func launch(bin, tmp string) (*throwaway, error) {
-	cfgPath, sock := filepath.Join(tmp, "ragd.toml"), filepath.Join(tmp, "ragd.sock")
-	t := &throwaway{logf: filepath.Join(tmp, "ragd.log"), exited: make(chan error, 1)}
-	logFile, err := os.OpenFile(t.logf, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	d, err := ragdproc.Start(bin, tmp)
 	if err != nil {
 		return nil, err
 	}
-	t.cmd = exec.Command(bin, "run", "-config", cfgPath)
-	t.cmd.Stdout, t.cmd.Stderr = logFile, logFile
-	if err := t.cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("start ragd: %w", err)
-	}
-	go func() { t.exited <- t.cmd.Wait(); logFile.Close() }()
-	t.client = ipc.NewClient(sock)
-	return t, nil
+	return &throwaway{Daemon: d}, nil
 }
 
-// waitIdle polls until every vault has been reconciled and nothing is
-// queued.
+// waitIdle waits until ragd has indexed (and embedded) everything,
+// polling its status at most every 100 ms.
 func (t *throwaway) waitIdle(ctx context.Context) error {
-	var errSince time.Time
-	for {
-		st, err := t.client.Status(ctx)
-		if err == nil && st.State == ipc.StateIdle && allReconciled(st) && embedded(st) {
-			return nil
-		}
-		if err == nil && st.Vector != nil && st.Vector.LastError != "" {
-			if errSince.IsZero() {
-				errSince = time.Now()
-			} else if time.Since(errSince) > time.Minute {
-				return fmt.Errorf("embedding failed: %s", st.Vector.LastError)
-			}
-		} else {
-			errSince = time.Time{}
-		}
-		select {
-		case err := <-t.exited:
-			return fmt.Errorf("ragd exited early (%v): %s", err, t.tail())
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond): // coarse enough not to compete with indexing for the CPU
-		}
-	}
-}
-
-// embedded reports that no chunk waits for its vector.
-func embedded(st *ipc.StatusResponse) bool {
-	return st.Vector == nil || st.Vector.Pending == 0 && st.Vector.Signature != ""
-}
-
-func allReconciled(st *ipc.StatusResponse) bool {
-	for _, v := range st.Vaults {
-		if v.LastReconcile == nil {
-			return false
-		}
-	}
-	return true
+	return t.WaitIdle(ctx, 100*time.Millisecond, nil)
 }
 
 // stop ends ragd (at most once: it may be called early and deferred).
-func (t *throwaway) stop() {
-	t.once.Do(func() {
-		t.client.Close()
-		t.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-t.exited:
-		case <-time.After(10 * time.Second):
-			t.cmd.Process.Kill()
-			<-t.exited
-		}
-	})
-}
-
-func (t *throwaway) tail() string {
-	b, _ := os.ReadFile(t.logf)
-	s := strings.TrimSpace(string(b))
-	if len(s) > 2000 {
-		s = s[len(s)-2000:]
-	}
-	return s
-}
+func (t *throwaway) stop() { t.Stop() }
 
 // latencies times, in a pass of its own, the search a person or an editor
 // sends for each query: k = 10, with text. Keeping it apart from the
@@ -319,7 +240,7 @@ func (t *throwaway) latencies(ctx context.Context, queries []string) (lat, noEmb
 	embedded := false
 	for _, q := range queries {
 		start := time.Now()
-		resp, err := t.client.Search(ctx, t.ret.request(q, ipc.DefaultK, false))
+		resp, err := t.Client.Search(ctx, t.ret.request(q, ipc.DefaultK, false))
 		ms := float64(time.Since(start).Microseconds()) / 1000
 		var ie *ipc.Error
 		if err != nil && !(errors.As(err, &ie) && ie.Status == 400) {

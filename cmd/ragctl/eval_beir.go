@@ -216,7 +216,7 @@ type evalQuery struct{ id, text string }
 // readQueries returns the queries that have judgments, in file order.
 func readQueries(path string, qrels map[string]metrics.Judgments) ([]evalQuery, error) {
 	var out []evalQuery
-	err := eachJSONLine(path, func(line []byte) error {
+	err := peer.EachJSONLine(path, func(line []byte) error {
 		var q struct {
 			ID   string `json:"_id"`
 			Text string `json:"text"`
@@ -239,7 +239,7 @@ func writeCorpus(path, vault string) (map[string]string, error) {
 		return nil, err
 	}
 	out := make(map[string]string)
-	err := eachJSONLine(path, func(line []byte) error {
+	err := peer.EachJSONLine(path, func(line []byte) error {
 		var d beirDoc
 		if err := json.Unmarshal(line, &d); err != nil {
 			return err
@@ -264,27 +264,4 @@ func fileName(id string) string {
 		}
 		return r
 	}, id)
-}
-
-func eachJSONLine(path string, fn func([]byte) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			if ferr := fn(line); ferr != nil {
-				return fmt.Errorf("%s:%d: %w", path, n, ferr)
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }

@@ -86,7 +86,7 @@ func appendNew(docs, more []string) []string {
 // distinct ranked paths (see fillDistinct).
 func (t *throwaway) rank(ctx context.Context, q string) ([]string, error) {
 	return fillDistinct(evalDepth, ipc.MaxK, func(k int) ([]string, int, error) {
-		resp, err := t.client.Search(ctx, t.ret.request(q, k, true))
+		resp, err := t.Client.Search(ctx, t.ret.request(q, k, true))
 		if err != nil {
 			var ie *ipc.Error
 			if errors.As(err, &ie) && ie.Status == 400 {

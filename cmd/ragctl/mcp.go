@@ -149,7 +149,7 @@ func buildVersion() string {
 func daemonError(err error) error {
 	var nr *ipc.NotRunningError
 	if errors.As(err, &nr) {
-		return fmt.Errorf("%v; then call this tool again", err)
+		return fmt.Errorf("%w; then call this tool again", err)
 	}
 	var ie *ipc.Error
 	if errors.As(err, &ie) {

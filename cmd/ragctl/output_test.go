@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ragd/ragd/ipc"
 )
@@ -155,12 +156,46 @@ func TestSnippet(t *testing.T) {
 		{"  \n\t ", 10, ""},
 		{"a\n\nb   c", 10, "a b c"},
 		{"abcdef", 6, "abcdef"},
-		{"abcdefg", 6, "abcde…"},
-		{"ééééééé", 4, "ééé…"},
+		{"abcdefghi", 8, "abcdefg…"},
+		{"éééééééééé", 8, "ééééééé…"},
 	}
 	for _, tt := range tests {
-		if got := snippet(tt.text, tt.n); got != tt.want {
+		if got := snippetLine(tt.text, nil, tt.n, palette{}); got != tt.want {
 			t.Errorf("snippet(%q, %d) = %q, want %q", tt.text, tt.n, got, tt.want)
+		}
+	}
+}
+
+// Matched terms are bold on a terminal, the line fits the width, and a
+// match beyond the width moves the window to it.
+func TestSnippetLineMatchesAndWidth(t *testing.T) {
+	on := palette{on: true}
+	text := "Dial in the espresso grind: finer when the shot runs fast."
+	m := [][2]int{{12, 20}} // "espresso"
+	if got, want := snippetLine(text, m, 80, on), "Dial in the \x1b[1mespresso\x1b[0m grind: finer when the shot runs fast."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := snippetLine(text, m, 80, palette{}), text; got != want {
+		t.Errorf("NO_COLOR: got %q", got)
+	}
+	long := strings.Repeat("filler words here ", 20) + "the espresso shot"
+	i := strings.Index(long, "espresso")
+	got := snippetLine(long, [][2]int{{i, i + len("espresso")}}, 40, palette{})
+	if utf8.RuneCountInString(got) > 40 || !strings.Contains(got, "espresso") || !strings.HasPrefix(got, "…") {
+		t.Errorf("window %q (%d runes) does not show the match", got, utf8.RuneCountInString(got))
+	}
+}
+
+// Results fit the terminal: no line over its width, at 80 columns too.
+func TestResultsFitTheWidth(t *testing.T) {
+	rs := sampleResults()
+	rs[0].Text = strings.Repeat("a long line of note text ", 30)
+	rs[0].Heading = strings.Repeat("Heading > ", 20)
+	var b bytes.Buffer
+	printResultsColored(&b, &ipc.SearchResponse{Query: "q", Results: rs}, palette{}, 80)
+	for _, l := range strings.Split(b.String(), "\n") {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("%d columns: %q", n, l)
 		}
 	}
 }

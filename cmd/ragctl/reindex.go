@@ -11,13 +11,15 @@ import (
 
 // reindexCmd is ragctl reindex.
 type reindexCmd struct {
-	vault      string
-	wait, json bool
+	vault               string
+	wait, json, confirm bool
 }
 
 func (c *reindexCmd) flags(fs *FlagSet) {
 	fs.vault(&c.vault, false, "reindex only this `VAULT`")
 	fs.BoolVar(&c.wait, "wait", false, "wait until the pass is finished and print what it did")
+	fs.BoolVar(&c.confirm, "confirm-deletions", false,
+		"remove the documents of files that are gone even when that empties the vault or removes more than half of it")
 	fs.jsonFlag(&c.json)
 }
 
@@ -30,7 +32,7 @@ func (c *reindexCmd) run(ctx context.Context, e *env, args []string) int {
 	if len(args) == 1 {
 		path = args[0]
 	}
-	req := ipc.ReindexRequest{Vault: c.vault, Path: path, Wait: c.wait}
+	req := ipc.ReindexRequest{Vault: c.vault, Path: path, Wait: c.wait, ConfirmDeletions: c.confirm}
 	cl := e.client()
 	defer cl.Close()
 	var resp *ipc.ReindexResponse

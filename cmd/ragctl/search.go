@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragd/ragd/ipc"
 )
@@ -41,7 +42,7 @@ func (c *searchCmd) run(ctx context.Context, e *env, args []string) int {
 	if c.json {
 		writeJSON(e.stdout, resp)
 	} else {
-		printResultsColored(e.stdout, resp, e.colors())
+		printResultsColored(e.stdout, resp, e.colors(), e.width)
 	}
 	if len(resp.Results) == 0 {
 		return exitFail
@@ -49,10 +50,11 @@ func (c *searchCmd) run(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-func printResults(w io.Writer, resp *ipc.SearchResponse) { printResultsColored(w, resp, palette{}) }
+func printResults(w io.Writer, resp *ipc.SearchResponse) { printResultsColored(w, resp, palette{}, 0) }
 
-// printResultsColored prints results, coloured on a terminal.
-func printResultsColored(w io.Writer, resp *ipc.SearchResponse, c palette) {
+// printResultsColored prints results, coloured on a terminal, each line
+// fitted to width columns (0: not a terminal, no fitting).
+func printResultsColored(w io.Writer, resp *ipc.SearchResponse, c palette, width int) {
 	if len(resp.Results) == 0 {
 		fmt.Fprintf(w, "no results for %q\n", resp.Query)
 		for _, s := range resp.Suggestions {
@@ -62,6 +64,12 @@ func printResultsColored(w io.Writer, resp *ipc.SearchResponse, c palette) {
 	}
 	if len(resp.Degraded) > 0 {
 		fmt.Fprintln(w, c.warn(fmt.Sprintf("(degraded: %s)", strings.Join(resp.Degraded, ", "))))
+	}
+	inner := 0 // the width of an indented line
+	textWidth := defaultTextWidth
+	if width > 0 {
+		inner = max(width-4, 20)
+		textWidth = inner
 	}
 	for i, r := range resp.Results {
 		heading := r.Heading
@@ -76,36 +84,45 @@ func printResultsColored(w io.Writer, resp *ipc.SearchResponse, c palette) {
 		if r.Stale {
 			stale = "  (stale: file changed since indexing)"
 		}
-		fmt.Fprintf(w, "%2d. %s%s  %s%s\n", i+1, c.path(fmt.Sprintf("%s:L%d-L%d", r.Path, r.LineStart, r.LineEnd)), page,
-			c.dim(fmt.Sprintf("[%s]  %.3f", r.Vault, r.Score)), c.warn(stale))
+		cite := fmt.Sprintf("%s:L%d-L%d", r.Path, r.LineStart, r.LineEnd)
+		if r.Snippet != nil && r.Snippet.Text != "" && (r.Snippet.LineStart != r.LineStart || r.Snippet.LineEnd != r.LineEnd) {
+			cite = fmt.Sprintf("%s:L%d-L%d", r.Path, r.Snippet.LineStart, r.Snippet.LineEnd)
+		}
+		num, meta := fmt.Sprintf("%2d. ", i+1), fmt.Sprintf("[%s]  %.3f", r.Vault, r.Score)
+		if width > 0 {
+			// Keep the line's end (line range, score): cut the path's start.
+			if over := utf8.RuneCountInString(num+cite+page+"  "+meta+stale) - width; over > 0 {
+				stale = ""
+				over = utf8.RuneCountInString(num+cite+page+"  "+meta) - width
+				if over > 0 {
+					rc := []rune(cite)
+					cite = "…" + string(rc[min(over+1, len(rc)):])
+				}
+			}
+		}
+		fmt.Fprintf(w, "%s%s%s  %s%s\n", num, c.path(cite), page, c.dim(meta), c.warn(stale))
 		if heading != "" {
-			fmt.Fprintf(w, "    %s\n", c.heading("§ "+heading))
+			fmt.Fprintf(w, "    %s\n", c.heading(fit("§ "+heading, inner)))
 		}
 		if x := r.Explain; x != nil {
 			var parts []string
 			for _, c := range x.Channels {
 				parts = append(parts, fmt.Sprintf("%s #%d %.3f", c.Channel, c.Rank, c.Score))
 			}
-			line := "    explain: " + strings.Join(parts, ", ") + fmt.Sprintf("; fused %.4f", x.Fused)
+			line := "explain: " + strings.Join(parts, ", ") + fmt.Sprintf("; fused %.4f", x.Fused)
 			if x.Reranked != 0 {
 				line += fmt.Sprintf("; reranked %.4f", x.Reranked)
 			}
-			fmt.Fprintln(w, line)
+			fmt.Fprintln(w, "    "+fit(line, inner))
 		}
-		if s := snippet(r.Text, 160); s != "" {
+		text, matches := r.Text, r.Matches
+		if r.Snippet != nil && r.Snippet.Text != "" {
+			text, matches = r.Snippet.Text, r.Snippet.Matches
+		}
+		if s := snippetLine(text, matches, textWidth, c); s != "" {
 			fmt.Fprintf(w, "    %s\n", s)
 		}
 	}
-}
-
-// snippet flattens text to one line of at most n runes.
-func snippet(text string, n int) string {
-	s := strings.Join(strings.Fields(text), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 func writeJSON(w io.Writer, v any) {

@@ -80,8 +80,14 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 	printVaultTable(w, st, now)
 	for _, v := range st.Vaults {
 		fmt.Fprintf(w, "\n%s: %s\n", v.Name, v.Path)
-		if v.LastError != "" {
+		if v.Offline != "" && !v.Online {
+			fmt.Fprintf(w, "  offline: %s\n", v.Offline)
+		} else if v.LastError != "" {
 			fmt.Fprintf(w, "  error: %s\n", v.LastError)
+		}
+		if h := v.HeldDeletions; h != nil {
+			fmt.Fprintf(w, "  held: %d of %d documents are no longer on disk; nothing is removed until the files return or "+
+				"`ragctl reindex -confirm-deletions -vault %s` confirms it\n", h.Missing, h.Documents, v.Name)
 		}
 		for _, f := range v.FailedFiles {
 			fmt.Fprintf(w, "  skipped %s: %s\n", f.Path, f.Error)

@@ -28,6 +28,9 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "run"
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
+		cmd, args = "version", nil
+	}
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
@@ -38,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "configuration file (default $RAGD_CONFIG, then "+config.DefaultPath()+")")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ragd [run|check-config|version] [-config FILE]\n       ragd plugin NAME (started by the daemon)\n\n")
+		fmt.Fprintf(stderr, "usage: ragd [run|check-config|version] [-config FILE]\n       ragd --version\n       ragd plugin NAME (started by the daemon)\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -279,6 +279,14 @@ with the daemon's message and the HTTP status as data."
             (if (and .heading (not (string-empty-p .heading))) .heading (or .title ""))
             (ragd--first-line .text))))
 
+(defun ragd--heading-after-title (heading title)
+  "Return HEADING without its leading TITLE (and \" > \"), \"\" if nothing is left."
+  (let ((h (or heading "")) (title (or title "")))
+    (cond ((string-empty-p title) h)
+          ((equal h title) "")
+          ((string-prefix-p (concat title " > ") h) (substring h (+ (length title) 3)))
+          (t h))))
+
 (defun ragd--note-label (n)
   "Return the label of the related note N."
   (let-alist n
@@ -286,8 +294,9 @@ with the daemon's message and the HTTP status as data."
     (format "%s%s  %s%s%s"
             .path (if (and .line_start (> .line_start 0)) (format ":%d" .line_start) "")
             (or .title "")
-            (if (and .heading (not (string-empty-p .heading)) (not (equal .heading .title)))
-                (concat " > " .heading) "")
+            ;; The heading path starts with the note's own title: shown once.
+            (let ((h (ragd--heading-after-title .heading .title)))
+              (if (string-empty-p h) "" (concat " > " h)))
             (if (and .why (not (string-empty-p .why))) (format "  [%s]" .why) ""))))
 
 (defun ragd--choose (prompt items label-fn)

@@ -81,6 +81,10 @@ type SyncOptions struct {
 	// and only stored documents under them are considered for deletion.
 	// No scopes: the files are the whole vault.
 	Scopes []string
+	// KeepMissing leaves stored documents that are missing from the files
+	// alone: new and changed files are indexed, nothing is removed (the
+	// daemon holds a mass deletion until it is confirmed).
+	KeepMissing bool
 	// OnDoc, if set, is called after each commit for every document
 	// written or removed, with op "indexed", "removed" or "failed".
 	OnDoc func(op, path, reason string)
@@ -135,7 +139,7 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 	}
 	var dels []index.Op
 	for _, d := range stored {
-		if !seen[d.Path] && inScopes(d.Path, opt.Scopes) {
+		if !seen[d.Path] && inScopes(d.Path, opt.Scopes) && !opt.KeepMissing {
 			dels = append(dels, index.Op{Vault: opt.Vault, Path: d.Path})
 		}
 	}

@@ -111,7 +111,7 @@ func (inst *instance) startFailed(err error) error {
 		if tail != "" {
 			return errors.New(msg + ": " + tail)
 		}
-		return fmt.Errorf("%s with nothing on stderr: %v", msg, err)
+		return fmt.Errorf("%s with nothing on stderr: %w", msg, err)
 	}
 	msg := "plugin start-up failed: " + err.Error()
 	if tail != "" {

@@ -145,7 +145,7 @@ func readFile(root, rel string) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, rel)
 	} else if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrRefused, rel, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrRefused, rel, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()

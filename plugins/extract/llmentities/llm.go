@@ -148,7 +148,7 @@ func parseReply(s string) (reply, error) {
 		s = s[i : j+1]
 	}
 	if err := json.Unmarshal([]byte(s), &r); err != nil {
-		return r, fmt.Errorf("reply is not the requested JSON: %v: %s", err, clip(s))
+		return r, fmt.Errorf("reply is not the requested JSON: %w: %s", err, clip(s))
 	}
 	return r, nil
 }

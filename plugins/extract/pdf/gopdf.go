@@ -55,9 +55,9 @@ func goParse(ctx context.Context, data []byte) (doc *document, err error) {
 			return nil, fmt.Errorf("%w: it needs a password", ErrEncrypted)
 		}
 		if strings.Contains(err.Error(), "encrypt") {
-			return nil, fmt.Errorf("%w with a method the pure-Go reader does not support (%v); install poppler-utils", ErrEncrypted, err)
+			return nil, fmt.Errorf("%w with a method the pure-Go reader does not support (%w); install poppler-utils", ErrEncrypted, err)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	doc = &document{info: map[string]string{}, backend: "go"}
 	infoDict := r.Trailer().Key("Info")

@@ -107,7 +107,7 @@ func (c *Client) PostJSON(ctx context.Context, url string, body, out any) error 
 		data, wait, err := c.once(ctx, url, payload)
 		if err == nil {
 			if err := json.Unmarshal(data, out); err != nil {
-				return fmt.Errorf("%s: POST %s: decode reply: %v (body: %s)", c.Provider, url, err, clip(data))
+				return fmt.Errorf("%s: POST %s: decode reply: %w (body: %s)", c.Provider, url, err, clip(data))
 			}
 			return nil
 		}
@@ -143,7 +143,7 @@ func (c *Client) once(ctx context.Context, url string, payload []byte) ([]byte, 
 	defer cancel()
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, url, bytes.NewReader(payload))
 	if err != nil {
-		return nil, -1, fmt.Errorf("%s: %v", c.Provider, err)
+		return nil, -1, fmt.Errorf("%s: %w", c.Provider, err)
 	}
 	for k, vs := range c.Header {
 		req.Header[k] = vs
@@ -160,12 +160,12 @@ func (c *Client) once(ctx context.Context, url string, payload []byte) ([]byte, 
 		if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 			return nil, 0, fmt.Errorf("%s: POST %s: no reply within %s (timeout)", c.Provider, url, timeout)
 		}
-		return nil, 0, fmt.Errorf("%s: POST %s: %v", c.Provider, url, unwrapURL(err))
+		return nil, 0, fmt.Errorf("%s: POST %s: %w", c.Provider, url, unwrapURL(err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: POST %s: read reply: %v", c.Provider, url, err)
+		return nil, 0, fmt.Errorf("%s: POST %s: read reply: %w", c.Provider, url, err)
 	}
 	if resp.StatusCode/100 == 2 {
 		return data, 0, nil

@@ -47,7 +47,7 @@ func Decode(opts map[string]any, dst any) error {
 	for _, k := range names {
 		b, err := json.Marshal(map[string]any{k: opts[k]})
 		if err != nil {
-			return fmt.Errorf("option %q: %v", k, err)
+			return fmt.Errorf("option %q: %w", k, err)
 		}
 		if err := json.Unmarshal(b, dst); err != nil {
 			return fmt.Errorf("option %q: %s", k, describe(err, opts[k]))

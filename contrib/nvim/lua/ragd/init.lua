@@ -115,8 +115,15 @@ function M.similar_items(notes)
       where = where .. ':' .. n.line_start
     end
     local label = where .. '  ' .. (n.title or '')
-    if n.heading and n.heading ~= '' and n.heading ~= n.title then
-      label = label .. ' > ' .. n.heading
+    -- The heading path starts with the note's own title: shown once.
+    local h, title = n.heading or '', n.title or ''
+    if title ~= '' and h == title then
+      h = ''
+    elseif title ~= '' and h:sub(1, #title + 3) == title .. ' > ' then
+      h = h:sub(#title + 4)
+    end
+    if h ~= '' then
+      label = label .. ' > ' .. h
     end
     if n.why and n.why ~= '' then
       label = label .. '  [' .. n.why .. ']'

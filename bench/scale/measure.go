@@ -1,0 +1,210 @@
+package scale
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/query/metrics"
+)
+
+// sample is what one run of one engine measured; the JSON keys are stable.
+type sample struct {
+	ColdS        float64 `json:"cold_index_s"`              // start to idle (ragd) or ready (peers)
+	ColdCPUS     float64 `json:"cold_index_cpu_s"`          // user+system CPU of that
+	PeakMB       float64 `json:"peak_rss_mb"`               // VmHWM at idle: the cold index's peak
+	IdleMB       float64 `json:"idle_rss_mb"`               // VmRSS after settling
+	IdleTreeMB   float64 `json:"idle_rss_with_children_mb"` // with child processes (ragd's plugins)
+	DiskMB       float64 `json:"index_disk_mb"`
+	RestartS     float64 `json:"restart_first_answer_s"` // warm start to the first query answered with results
+	RestartIdleS float64 `json:"restart_idle_s"`
+	QueryP50MS   float64 `json:"query_p50_ms"`
+	QueryP95MS   float64 `json:"query_p95_ms"`
+	SaveP50MS    float64 `json:"save_searchable_p50_ms"`
+	StatusP50MS  float64 `json:"status_p50_ms,omitempty"` // status calls during the cold index (ragd)
+	StatusMaxMS  float64 `json:"status_max_ms,omitempty"`
+	StatusCalls  int     `json:"status_calls,omitempty"`
+	Chunks       int     `json:"chunks,omitempty"`
+	Failed       string  `json:"failed,omitempty"` // why the run stopped, when it did
+}
+
+// settings of a measurement.
+type settings struct {
+	vault   string
+	queries []string
+	settle  time.Duration // wait after idle before reading the idle RSS
+	timeout time.Duration // give up a cold index after this
+	saves   int           // save → searchable trials
+}
+
+// probeDir is the vault folder the save trials write into; it is removed
+// after them (and before a run, in case a run was interrupted).
+const probeDir = "ragd-bench-probe"
+
+// measure runs one engine through the whole sequence in work (a fresh
+// directory): cold index, settle, idle memory and disk, queries, stop, warm
+// restart, save → searchable, stop.
+func measure(ctx context.Context, e engine, work string, s settings) (smp sample, err error) {
+	if err := os.RemoveAll(work); err != nil {
+		return smp, err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return smp, err
+	}
+	os.RemoveAll(filepath.Join(s.vault, probeDir))
+
+	// Cold index.
+	var status []float64
+	observe := func(took time.Duration, _ *ipc.StatusResponse, err error) {
+		status = append(status, float64(took.Microseconds())/1000)
+	}
+	start := time.Now()
+	if err := e.start(work); err != nil {
+		return smp, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	err = e.ready(cctx, observe)
+	cancel()
+	smp.ColdS = time.Since(start).Seconds()
+	smp.ColdCPUS = cpuSeconds(e.pid())
+	smp.PeakMB = kbToMB(procKB(e.pid(), "VmHWM"))
+	smp.StatusCalls = len(status)
+	smp.StatusP50MS, smp.StatusMaxMS = metrics.Percentile(status, 50), metrics.Percentile(status, 100)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			smp.Failed = fmt.Sprintf("cold index stopped after %s: %s", s.timeout, e.progress(ctx))
+			st := e.stop()
+			smp.PeakMB = max(smp.PeakMB, kbToMB(maxRSSKB(st)))
+			return smp, nil
+		}
+		e.stop()
+		return smp, err
+	}
+	if r, ok := e.(*ragdEngine); ok {
+		smp.Chunks = r.chunks(ctx)
+	}
+
+	// Settled.
+	select {
+	case <-time.After(s.settle):
+	case <-ctx.Done():
+		e.stop()
+		return smp, ctx.Err()
+	}
+	smp.IdleMB = kbToMB(procKB(e.pid(), "VmRSS"))
+	smp.IdleTreeMB = kbToMB(treeRSSKB(e.pid()))
+	smp.DiskMB = float64(diskBytes(e.indexDir())) / 1e6
+
+	// Queries: a few to warm up, then all of them timed.
+	for _, q := range s.queries[:min(20, len(s.queries))] {
+		if _, err := e.search(ctx, q); err != nil {
+			e.stop()
+			return smp, fmt.Errorf("query %q: %w", q, err)
+		}
+	}
+	lat := make([]float64, 0, len(s.queries))
+	for _, q := range s.queries {
+		t0 := time.Now()
+		if _, err := e.search(ctx, q); err != nil {
+			e.stop()
+			return smp, fmt.Errorf("query %q: %w", q, err)
+		}
+		lat = append(lat, float64(time.Since(t0).Microseconds())/1000)
+	}
+	smp.QueryP50MS, smp.QueryP95MS = metrics.Percentile(lat, 50), metrics.Percentile(lat, 95)
+	e.stop()
+
+	// Warm restart: to the first answer with results, then to idle.
+	start = time.Now()
+	if err := e.start(work); err != nil {
+		return smp, err
+	}
+	defer e.stop()
+	if err := firstAnswer(ctx, e, s.queries, s.timeout); err != nil {
+		return smp, fmt.Errorf("warm restart: %w", err)
+	}
+	smp.RestartS = time.Since(start).Seconds()
+	cctx, cancel = context.WithTimeout(ctx, s.timeout)
+	err = e.ready(cctx, nil)
+	cancel()
+	if err != nil {
+		return smp, fmt.Errorf("warm restart: %w", err)
+	}
+	smp.RestartIdleS = time.Since(start).Seconds()
+
+	// Save → searchable.
+	defer os.RemoveAll(filepath.Join(s.vault, probeDir))
+	var saves []float64
+	for i := range s.saves {
+		ms, err := saveToSearchable(ctx, e, s.vault, i)
+		if err != nil {
+			return smp, err
+		}
+		saves = append(saves, ms)
+	}
+	smp.SaveP50MS = metrics.Percentile(saves, 50)
+	return smp, nil
+}
+
+// firstAnswer asks the first query that has answers (a peer answers as
+// soon as it is ready; ragd as soon as its socket serves) until it gets
+// results.
+func firstAnswer(ctx context.Context, e engine, queries []string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	if p, ok := e.(*peerEngine); ok {
+		if err := p.ready(ctx, nil); err != nil {
+			return err
+		}
+	}
+	for time.Now().Before(deadline) {
+		for _, q := range queries[:min(5, len(queries))] {
+			if n, err := e.search(ctx, q); err == nil && n > 0 {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("no answer within %s", timeout)
+}
+
+// saveToSearchable writes a note with a new word into the vault, tells the
+// engine, and searches for the word until it is found; it returns the
+// milliseconds from the write to the hit.
+func saveToSearchable(ctx context.Context, e engine, vault string, i int) (float64, error) {
+	word := fmt.Sprintf("zqxprobe%dx%d", i, time.Now().UnixNano()%1e9)
+	rel := probeDir + "/probe.md"
+	if err := os.MkdirAll(filepath.Join(vault, probeDir), 0o755); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	if err := os.WriteFile(filepath.Join(vault, filepath.FromSlash(rel)), []byte("# Probe\n\nThe marker is "+word+".\n"), 0o644); err != nil {
+		return 0, err
+	}
+	if err := e.changed(rel); err != nil {
+		return 0, err
+	}
+	for time.Since(start) < 30*time.Second {
+		if n, err := e.search(ctx, word); err != nil {
+			return 0, err
+		} else if n > 0 {
+			return float64(time.Since(start).Microseconds()) / 1000, nil
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	return 0, fmt.Errorf("save trial %d: %q not searchable after 30 s", i, word)
+}
+
+// kbToMB converts kibibytes (as /proc counts) to megabytes (10^6 bytes).
+func kbToMB(kb int64) float64 { return float64(kb) * 1024 / 1e6 }
