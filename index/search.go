@@ -120,11 +120,14 @@ func quoted(text string) [][2]int {
 }
 
 // SearchNotes ranks the notes for q (segment.View.Search) and describes
-// the best q.K with their passages.
-func (s *Store) SearchNotes(q LexicalQuery) []NoteHit {
+// the best q.K with their passages. It fails only on a closed store.
+func (s *Store) SearchNotes(q LexicalQuery) ([]NoteHit, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
 	words := s.QueryWords(q.Text, q.Phrases...)
 	if q.K <= 0 || len(words) == 0 {
-		return nil
+		return nil, nil
 	}
 	groups := make([]segment.Group, len(words))
 	for i, w := range words {
@@ -156,7 +159,7 @@ func (s *Store) SearchNotes(q LexicalQuery) []NoteHit {
 		}
 		out = append(out, nh)
 	}
-	return out
+	return out, nil
 }
 
 // Search returns the best passage of each of the k best notes for already

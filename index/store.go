@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
@@ -45,6 +46,9 @@ var valueLogFileSize int64 = 64 << 20
 // vlogGCInterval is how often the value log's garbage is collected.
 const vlogGCInterval = 10 * time.Minute
 
+// ErrClosed is returned by reads of a closed store.
+var ErrClosed = errors.New("index: store closed")
+
 // ErrLocked is returned by Open when another process holds the data dir.
 var ErrLocked = errors.New("index: data directory is in use by another process")
 
@@ -80,6 +84,7 @@ type Store struct {
 	log      *slog.Logger
 	mem      *memIndex
 	lex      *segment.Set // the lexical index (lexical.go)
+	closed   atomic.Bool
 	seq      uint64       // the journal's last sequence number; guarded by wmu
 	params   BM25
 	fields   Fields
@@ -166,6 +171,7 @@ func (s *Store) Analyzer() *analyze.Analyzer { return s.an }
 
 // Close flushes and closes Badger.
 func (s *Store) Close() error {
+	s.closed.Store(true)
 	serr := s.SaveVectorSnapshots()
 	if serr != nil {
 		s.log.Warn("could not save the vector index snapshot; it will be rebuilt at start", "err", serr)

@@ -97,7 +97,12 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 		}
 	}
 	if i := channelIndex(ipc.ChannelLexical); run[i] && len(terms) > 0 {
-		lists.lex = e.ix.SearchNotes(index.LexicalQuery{Text: text, Phrases: plan.Phrases, K: depth, Passages: passagesKept, Filter: filter})
+		var err error
+		lists.lex, err = e.ix.SearchNotes(index.LexicalQuery{Text: text, Phrases: plan.Phrases, K: depth, Passages: passagesKept, Filter: filter})
+		if err != nil {
+			wg.Wait()
+			return nil, fmt.Errorf("lexical search: %w", err)
+		}
 	}
 	var subjects []index.DocID
 	if rel := relationOf(text); rel != relNone && run[chLex] && !run[chGraph] && len(terms) > 0 {

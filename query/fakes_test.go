@@ -96,7 +96,7 @@ func (f *fakeIndex) Search(terms []string, k int, filter index.Filter) []index.H
 // SearchNotes groups the lexical list by note: a note's passages are its
 // hits in list order, its score its first hit's, its norm that score over
 // the list's best.
-func (f *fakeIndex) SearchNotes(q index.LexicalQuery) []index.NoteHit {
+func (f *fakeIndex) SearchNotes(q index.LexicalQuery) ([]index.NoteHit, error) {
 	f.record(ipc.ChannelLexical, f.an.AppendTerms(nil, q.Text), q.K, q.Filter)
 	var out []index.NoteHit
 	at := map[index.DocID]int{}
@@ -122,7 +122,7 @@ func (f *fakeIndex) SearchNotes(q index.LexicalQuery) []index.NoteHit {
 			out[i].Norm = out[i].Score / top
 		}
 	}
-	return out
+	return out, nil
 }
 
 func (f *fakeIndex) LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID) {

@@ -37,7 +37,7 @@ import (
 type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
-	SearchNotes(q index.LexicalQuery) []index.NoteHit
+	SearchNotes(q index.LexicalQuery) ([]index.NoteHit, error)
 	LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID)
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match)
 	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
