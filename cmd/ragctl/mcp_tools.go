@@ -103,7 +103,6 @@ func pagedText(d *ipc.DocumentResponse) string {
 	return b.String()
 }
 
-
 type backlinksInput struct {
 	Note  string `json:"note" jsonschema:"the note linked to: vault-relative path, file name, title or alias"`
 	Vault string `json:"vault,omitempty" jsonschema:"only this vault"`
