@@ -162,7 +162,6 @@ func saveToSearchable(ctx context.Context, t *throwaway, dir string, i int) (flo
 	return 0, fmt.Errorf("trial %d: %q not searchable after 30 s", i, word)
 }
 
-
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat times on Linux.
 const clockTicks = 100
 
