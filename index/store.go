@@ -50,6 +50,10 @@ type Options struct {
 	Dir    string // Badger directory
 	BM25   BM25
 	Logger *slog.Logger
+	// MinFree is the room every write must leave on the data directory's
+	// file system (DefaultMinFree when 0); a write that would not is
+	// refused with a *DiskFullError.
+	MinFree int64
 }
 
 // Store is the Badger-backed index with its in-memory BM25 postings, entity
@@ -81,6 +85,7 @@ type Store struct {
 	gcDone   sync.WaitGroup
 	stats    Stats
 	vecs     vectorState
+	disk     diskSpace
 
 	// Rebuilt reports that the store was emptied at open because its schema
 	// or analyzer version differed; every vault is indexed again.
@@ -125,7 +130,11 @@ func Open(opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("index: open %s: %w", opts.Dir, err)
 	}
-	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New()}
+	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(opts.BM25), an: analyze.New(),
+		disk: diskSpace{dir: opts.Dir, minFree: DefaultMinFree, free: freeBytes}}
+	if opts.MinFree > 0 {
+		s.disk.minFree = uint64(opts.MinFree)
+	}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err
@@ -180,6 +189,10 @@ func (s *Store) collectGarbage() {
 func (s *Store) gcValueLog() int {
 	n := 0
 	for {
+		// A rewrite copies up to a whole file's live values first.
+		if s.disk.check(valueLogFileSize/2) != nil {
+			return n
+		}
 		err := s.db.RunValueLogGC(0.5)
 		if err != nil {
 			if !errors.Is(err, badger.ErrNoRewrite) && !errors.Is(err, badger.ErrRejected) {
@@ -216,13 +229,16 @@ func (s *Store) checkSchema() error {
 		s.log.Warn("index format changed; rebuilding from the vaults",
 			"have_schema", have.Schema, "have_analyzer", have.Analyzer,
 			"want_schema", want.Schema, "want_analyzer", want.Analyzer)
+		if err := s.disk.check(0); err != nil {
+			return err
+		}
 		if err := s.db.DropAll(); err != nil {
 			return fmt.Errorf("index: drop old index: %w", err)
 		}
 		s.Rebuilt = true
 	}
 	b, _ := json.Marshal(want)
-	return s.db.Update(func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
+	return s.update(int64(len(b)), func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
 }
 
 // load reads the statistics, forward records, documents and postings into
