@@ -40,6 +40,7 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 			resp.Semantic += "; embedding paused: " + resp.Vector.LastError
 		}
 	}
+	resp.DiskFull = d.pausedForSpace()
 	queued := d.queue.pending("")
 	d.mu.Lock()
 	switch {

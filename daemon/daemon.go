@@ -42,9 +42,11 @@ type Daemon struct {
 	queue  *jobQueue
 	events *eventHub
 
-	mu     sync.Mutex
-	vaults map[string]*vaultState
-	active *job // the pass running now, if any
+	mu       sync.Mutex
+	vaults   map[string]*vaultState
+	active   *job                 // the pass running now, if any
+	diskFull *index.DiskFullError // set while indexing is paused for disk space
+	spaceLow chan struct{}        // wakes watchSpace when a pause begins
 
 	// startup is the start-up pass when ragd restarts on an index that has
 	// documents: queries wait for it (awaitStartup). nil on a first start.
@@ -74,7 +76,8 @@ func New(cfg *config.Config, log *slog.Logger) (*Daemon, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	d := &Daemon{cfg: cfg, log: log, vaults: make(map[string]*vaultState), queue: newJobQueue(), events: newEventHub()}
+	d := &Daemon{cfg: cfg, log: log, vaults: make(map[string]*vaultState), queue: newJobQueue(), events: newEventHub(),
+		spaceLow: make(chan struct{}, 1)}
 	for _, v := range cfg.Vaults {
 		d.vaults[v.Name] = &vaultState{cfg: v, online: true, watching: watchOff}
 	}
@@ -176,6 +179,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()
+	wg.Add(1)
+	go func() { defer wg.Done(); d.watchSpace(workCtx) }()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

@@ -93,6 +93,7 @@ func (e *embedding) run(ctx context.Context) {
 	for {
 		err := e.drain(ctx)
 		e.setErr(err)
+		e.d.pauseForSpace(err)
 		wait := 10 * time.Minute
 		if err != nil {
 			if ctx.Err() != nil {

@@ -65,6 +65,11 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	start := time.Now()
 	log := d.log.With(slog.String("vault", name), slog.String("trigger", j.trigger))
 
+	if why := d.pausedForSpace(); why != "" {
+		// Skipped: the pass queued when room returns covers it.
+		res.Error = "indexing paused: " + why
+		return res
+	}
 	files, err := d.scan(ctx, v.Path, v, j.paths)
 	if errors.Is(err, watch.ErrRootMissing) {
 		// Never purge a vault whose root vanished (an unmounted drive):
@@ -113,6 +118,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		},
 	}, in)
 	res.Indexed, res.Unchanged, res.Removed, res.Failed = sr.Indexed, sr.Unchanged, sr.Removed, sr.Failed
+	d.pauseForSpace(err)
 	now := time.Now()
 	d.mu.Lock()
 	vs.online, vs.offline = true, ""

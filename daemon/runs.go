@@ -3,9 +3,11 @@ package daemon
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -38,7 +40,10 @@ func (d *Daemon) endRun(r *ipc.Run, res ipc.ReindexResult) {
 
 func (d *Daemon) saveRun(r *ipc.Run) {
 	if err := d.store.PutRun(r.Start.UnixNano(), r); err != nil {
-		d.log.Warn("cannot record ingestion run", "err", err)
+		d.pauseForSpace(err)
+		if !errors.Is(err, index.ErrDiskFull) {
+			d.log.Warn("cannot record ingestion run", "err", err)
+		}
 	}
 }
 

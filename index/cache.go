@@ -48,5 +48,5 @@ func (s *Store) PutCache(c Cache, sha, plugin string, val []byte) error {
 	if int64(len(val)) > s.db.MaxBatchSize()/2 {
 		return nil
 	}
-	return s.db.Update(func(txn *badger.Txn) error { return txn.Set(cacheKey(c, sha, plugin), val) })
+	return s.update(int64(len(val)), func(txn *badger.Txn) error { return txn.Set(cacheKey(c, sha, plugin), val) })
 }

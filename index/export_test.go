@@ -15,3 +15,6 @@ func SetValueLogFileSize(n int64) (restore func()) {
 	valueLogFileSize = n
 	return func() { valueLogFileSize = old }
 }
+
+// SetFree replaces how the store reads its disk's free space.
+func (s *Store) SetFree(f func(dir string) (uint64, error)) { s.disk.free = f }

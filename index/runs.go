@@ -27,7 +27,7 @@ func (s *Store) PutRun(startNanos int64, run any) error {
 	if err != nil {
 		return err
 	}
-	return s.db.Update(func(txn *badger.Txn) error {
+	return s.update(int64(len(b)), func(txn *badger.Txn) error {
 		if err := txn.Set(runKey(startNanos), b); err != nil {
 			return err
 		}

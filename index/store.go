@@ -59,6 +59,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Fields says which note fields are indexed (DefaultFields if zero).
 	Fields Fields
+	// MinFree is the room every write must leave on the data directory's
+	// file system (DefaultMinFree when 0); a write that would not is
+	// refused with a *DiskFullError.
+	MinFree int64
 }
 
 // Store is the Badger-backed index with its in-memory BM25 postings, entity
@@ -95,6 +99,7 @@ type Store struct {
 	gcDone   sync.WaitGroup
 	stats    Stats
 	vecs     vectorState
+	disk     diskSpace
 
 	// Rebuilt reports that the store was emptied at open because its schema
 	// or analyzer version differed; every vault is indexed again.
@@ -145,7 +150,11 @@ func Open(opts Options) (*Store, error) {
 		opts.Fields = f
 	}
 	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(), an: analyze.New(),
-		params: opts.BM25, fields: opts.Fields}
+		params: opts.BM25, fields: opts.Fields,
+		disk: diskSpace{dir: opts.Dir, minFree: DefaultMinFree, free: freeBytes}}
+	if opts.MinFree > 0 {
+		s.disk.minFree = uint64(opts.MinFree)
+	}
 	fresh, err := s.checkSchema()
 	if err != nil {
 		db.Close()
@@ -210,6 +219,10 @@ func (s *Store) collectGarbage() {
 func (s *Store) gcValueLog() int {
 	n := 0
 	for {
+		// A rewrite copies up to a whole file's live values first.
+		if s.disk.check(valueLogFileSize/2) != nil {
+			return n
+		}
 		err := s.db.RunValueLogGC(0.5)
 		if err != nil {
 			if !errors.Is(err, badger.ErrNoRewrite) && !errors.Is(err, badger.ErrRejected) {
@@ -249,13 +262,16 @@ func (s *Store) checkSchema() (fresh bool, err error) {
 		s.log.Warn("index format changed; rebuilding from the vaults",
 			"have_schema", have.Schema, "have_analyzer", have.Analyzer,
 			"want_schema", want.Schema, "want_analyzer", want.Analyzer)
+		if err := s.disk.check(0); err != nil {
+			return false, err
+		}
 		if err := s.db.DropAll(); err != nil {
 			return false, fmt.Errorf("index: drop old index: %w", err)
 		}
 		s.Rebuilt = true
 	}
 	b, _ := json.Marshal(want)
-	return true, s.db.Update(func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
+	return true, s.update(int64(len(b)), func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
 }
 
 // load reads the statistics, the failed documents and the entity graph

@@ -136,7 +136,7 @@ func (s *Store) UseEmbedder(signature string, dims int) error {
 	v.meta = meta
 	if meta.Active == "" && signature != "" {
 		meta.Active = signature
-		if err := s.db.Update(func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+		if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
 			return err
 		}
 		v.meta = meta
@@ -159,7 +159,7 @@ func (s *Store) UseEmbedder(signature string, dims int) error {
 				return err
 			}
 			meta.Building = ""
-			if err := s.db.Update(func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+			if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
 				return err
 			}
 			v.meta = meta
@@ -173,7 +173,7 @@ func (s *Store) UseEmbedder(signature string, dims int) error {
 		}
 	}
 	meta.Building = signature
-	if err := s.db.Update(func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+	if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
 		return err
 	}
 	v.meta = meta
@@ -199,6 +199,9 @@ func (s *Store) swapIfComplete() error {
 func (s *Store) dropSpace(sig string) error {
 	id := SpaceID(sig)
 	s.removeSnapshot(id)
+	if err := s.disk.check(0); err != nil {
+		return err
+	}
 	return s.db.DropPrefix(vectorPrefix(id))
 }
 

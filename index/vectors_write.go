@@ -35,7 +35,7 @@ func (s *Store) PutVectors(sig string, hashes []uint64, vecs [][]float32) (swapp
 			return false, fmt.Errorf("index: vector %d has %d dimensions, the space has %d", i, len(vec), sp.dims)
 		}
 	}
-	err = s.db.Update(func(txn *badger.Txn) error {
+	err = s.update(int64(len(hashes))*int64(sp.dims*4+24), func(txn *badger.Txn) error {
 		for i, h := range hashes {
 			if err := txn.Set(vectorKey(sp.id, h), encodeVector(vecs[i])); err != nil {
 				return err
@@ -76,7 +76,7 @@ func (s *Store) swapLocked() error {
 	v := &s.vecs
 	old := v.active
 	meta := vectorMeta{Active: v.building.sig}
-	if err := s.db.Update(func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+	if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
 		return fmt.Errorf("index: swap vector spaces: %w", err)
 	}
 	v.meta, v.active, v.building = meta, v.building, nil
@@ -113,7 +113,7 @@ func (s *Store) CollectVectors() (int, error) {
 		for len(dead) > 0 {
 			batch := dead[:min(len(dead), 10000)]
 			dead = dead[len(batch):]
-			err := s.db.Update(func(txn *badger.Txn) error {
+			err := s.update(int64(len(batch))*24, func(txn *badger.Txn) error {
 				for _, h := range batch {
 					if err := txn.Delete(vectorKey(sp.id, h)); err != nil {
 						return err

@@ -72,6 +72,9 @@ func (s *Store) Apply(ops []Op) error {
 	var size, count int64
 	stats := s.stats
 	commit := func() error {
+		if err := s.disk.check(size); err != nil {
+			return err
+		}
 		b, _ := json.Marshal(stats)
 		if err := txn.Set(keyStats, b); err != nil {
 			return fmt.Errorf("index: stats: %w", err)

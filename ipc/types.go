@@ -112,6 +112,11 @@ type StatusResponse struct {
 	// Semantic says whether vector search is configured (not yet: lexical
 	// BM25 only) and how to turn it on.
 	Semantic string `json:"semantic"`
+	// DiskFull is set while indexing is paused because the data directory's
+	// disk has too little room to write safely ("disk full: N MB free on
+	// DIR, …"). Queries are answered from what is committed; indexing
+	// resumes by itself when room returns.
+	DiskFull string `json:"disk_full,omitempty"`
 }
 
 // VaultStatus describes one configured vault.

@@ -133,6 +133,11 @@ func diagnose(ctx context.Context, e *env, cfgFlag string, host doctorHost) *doc
 	if cfg != nil {
 		vaults, dataDir = len(cfg.Vaults), cfg.Daemon.DataDir
 	}
+	if st != nil && st.DiskFull != "" {
+		checks = append(checks, check{Name: "indexing", Status: checkFail, Detail: "paused: " + st.DiskFull,
+			Fix: "free some space on that file system, or move the index elsewhere (daemon.data_dir in ragd.toml) " +
+				"and restart ragd; indexing resumes by itself when room returns"})
+	}
 	if st != nil {
 		checks = append(checks, checkVaults(st)...)
 		checks = append(checks, checkGraph(st))

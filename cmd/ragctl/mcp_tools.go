@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/query/doctext"
 )
 
 // graphLimit is the most links a graph tool lists.
@@ -62,7 +63,7 @@ func (t *mcpTools) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in d
 	fmt.Fprintf(&b, "%s (vault %s", out.Citation, out.Vault)
 	if d.Extracted {
 		fmt.Fprintf(&b, "; text extracted from the %s", strings.ToUpper(d.Kind))
-		if p := pageOf(d.Pages, d.LineStart); p > 0 {
+		if p := doctext.PageOf(d.Pages, d.LineStart); p > 0 {
 			fmt.Fprintf(&b, ", page %d", p)
 		}
 	}
@@ -100,18 +101,6 @@ func pagedText(d *ipc.DocumentResponse) string {
 		line++
 	}
 	return b.String()
-}
-
-// pageOf returns the 1-based page holding line, or 0 without a page map.
-func pageOf(pages []int, line int) int {
-	p := 0
-	for i, start := range pages {
-		if start > line {
-			break
-		}
-		p = i + 1
-	}
-	return p
 }
 
 type backlinksInput struct {

@@ -48,6 +48,9 @@ func (c *statusCmd) run(ctx context.Context, e *env, args []string) int {
 // paths, the per-vault table and each vault's errors and skipped files.
 func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 	fmt.Fprintln(w, statusHeader(st, now))
+	if st.DiskFull != "" {
+		fmt.Fprintf(w, "INDEXING PAUSED: %s (queries are answered from what is indexed; indexing resumes when room returns)\n", st.DiskFull)
+	}
 	if st.Config != "" {
 		fmt.Fprintf(w, "config:   %s\n", st.Config)
 	}

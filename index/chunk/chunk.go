@@ -9,6 +9,17 @@
 // Children never split a top-level block (fenced code, list, table, ...)
 // unless that block alone is larger than a child.
 //
+// Every chunk is a retrieval unit with something to search: a section
+// that is only a heading merges forward into the section after it (its
+// child, usually), a tiny section (less than a short sentence of text: a
+// status line, a tags line, a link or two) merges into the previous
+// section when both fit in one child, else into the next, and a piece of
+// packing without any text of its own (a trailing tags line) joins or
+// borrows from its neighbour. A merged unit carries the heading path of
+// its main section and records every heading it covers (Chunk.Headings). A
+// note with nothing to search in its body (only headings, tags, embeds or
+// frontmatter) has no parents or chunks.
+//
 // All offsets are byte offsets into the original source (including any
 // frontmatter and UTF-8 BOM) and all line numbers are 1-based lines of the
 // original source, so a citation "path:L12-L30" built from a Span opens on
@@ -35,8 +46,10 @@ const (
 //
 // Version 2 added Document.Links and made '(' a valid character before an
 // inline #tag. Version 3 added Chunk.OwnLine (a PDF chunk's page is that of
-// its own text, not of the overlap it repeats).
-const Version = 3
+// its own text, not of the overlap it repeats). Version 4 merged tiny and
+// heading-only sections into their neighbours, dropped notes without
+// substance, and added Headings and Document.Properties.
+const Version = 4
 
 // ErrInvalidUTF8 is returned when the source is not valid UTF-8.
 var ErrInvalidUTF8 = errors.New("chunk: source is not valid UTF-8")
@@ -92,6 +105,12 @@ type Document struct {
 	// Meta is the whole parsed YAML frontmatter; nil if there is none, if it
 	// is empty, if it is not a mapping, or if it is malformed.
 	Meta map[string]any
+	// Properties are the frontmatter's top-level keys whose value is a
+	// scalar or a list of scalars, in source order, with the values as
+	// written (numbers, booleans and dates as their text; a list nested in
+	// a list is flattened). Null values and empty strings are skipped,
+	// and so are keys holding a mapping. Nil when Meta is nil.
+	Properties []Property
 	// BodyStart is the byte offset where the body starts: after the
 	// frontmatter if there is one, else after a UTF-8 BOM, else 0.
 	BodyStart int
@@ -106,6 +125,12 @@ type Document struct {
 	Links []Link
 }
 
+// Property is a frontmatter key (as written) and its scalar values.
+type Property struct {
+	Key    string
+	Values []string
+}
+
 // Span is a byte and line range of the source.
 type Span struct {
 	Start, End         int // byte offsets into the source, [Start, End)
@@ -116,18 +141,34 @@ type Span struct {
 // a ParentChars-sized part of one.
 type Parent struct {
 	Span
-	// Heading is the heading path, e.g. ["Project Alpha", "Risks"]; nil for
-	// text before the first heading and for plain text. Parents and chunks of
-	// one section share the same slice.
+	// Heading is the heading path, e.g. ["Project Alpha", "Risks"], of the
+	// parent's main section (see Chunk.Heading); nil for text before the
+	// first heading and for plain text. Parents and chunks of one section
+	// share the same slice.
 	Heading []string
+	// Headings are the heading paths of every section the parent covers,
+	// in document order (see Chunk.Headings).
+	Headings [][]string
 }
 
 // Chunk is a child retrieval chunk inside a parent.
+//
+// Sections too small to be retrieval units on their own are merged into a
+// neighbour (a heading directly followed by a subheading, a section of a
+// tags line or one short sentence), so a chunk can cover several
+// sections: Heading is then the path of the main one (the one with the
+// most text), used for the citation, and Headings lists every section's
+// path. No chunk consists only of headings, tags, embeds or markup.
 type Chunk struct {
 	Span
 	Parent  int      // index into Document.Parents
 	Heading []string // same as its parent's heading path
-	Text    string   // exactly string(src[Start:End])
+	// Headings are the heading paths of every section whose heading or
+	// text the chunk covers, or that heads the merged group it belongs to,
+	// in document order; Heading is one of them. Nil when no section has
+	// a heading. Shared between chunks; do not modify.
+	Headings [][]string
+	Text     string // exactly string(src[Start:End])
 	// OwnLine is the first line of the chunk's own text, after the overlap
 	// carried over from the previous chunk (LineStart when there is none):
 	// where the chunk's new text begins, e.g. for its PDF page.

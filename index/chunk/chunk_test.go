@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -32,6 +33,10 @@ func mustMarkdown(t *testing.T, src string, opt Options) *Document {
 	return doc
 }
 
+// longEnough is a sentence with enough substance to be a section of its
+// own; in TestMarkdownTable "§" stands for it.
+const longEnough = "This sentence is long enough to stand on its own."
+
 func TestMarkdownTable(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -51,21 +56,21 @@ func TestMarkdownTable(t *testing.T) {
 		},
 		{
 			name:    "setext headings",
-			src:     "Title\n=====\n\ntext\n\nSub\n---\n\nmore\n",
+			src:     "Title\n=====\n\n§\n\nSub\n---\n\n§\n",
 			parents: []string{"P L1-L4 [Title]", "P L6-L9 [Title > Sub]"},
-			chunks:  []string{"L4-L4 [Title] text", "L9-L9 [Title > Sub] more"},
+			chunks:  []string{"L4-L4 [Title] §", "L9-L9 [Title > Sub] §"},
 		},
 		{
 			name:    "multi-line setext heading",
-			src:     "intro\n\nTwo\nlines\n---\nbody\n",
+			src:     "§\n\nTwo\nlines\n---\n§\n",
 			parents: []string{"P L1-L1 []", "P L3-L6 [Two lines]"},
-			chunks:  []string{"L1-L1 [] intro", "L6-L6 [Two lines] body"},
+			chunks:  []string{"L1-L1 [] §", "L6-L6 [Two lines] §"},
 		},
 		{
 			name:    "CRLF",
-			src:     "# A\r\n\r\nline one\r\nline two\r\n\r\n## B\r\n\r\n\r\nthree\r\n",
+			src:     "# A\r\n\r\n§\r\nline two\r\n\r\n## B\r\n\r\n\r\n§\r\n",
 			parents: []string{"P L1-L4 [A]", "P L6-L9 [A > B]"},
-			chunks:  []string{"L3-L4 [A] line one\r\nline two", "L9-L9 [A > B] three"},
+			chunks:  []string{"L3-L4 [A] §\r\nline two", "L9-L9 [A > B] §"},
 		},
 		{
 			name:    "BOM without frontmatter",
@@ -74,22 +79,16 @@ func TestMarkdownTable(t *testing.T) {
 			chunks:  []string{"L3-L3 [T] x"},
 		},
 		{
-			name:    "heading-only sections",
-			src:     "# A\n## B\ntext\n### C\n",
-			parents: []string{"P L1-L1 [A]", "P L2-L3 [A > B]", "P L4-L4 [A > B > C]"},
-			chunks:  []string{"L1-L1 [A] # A", "L3-L3 [A > B] text", "L4-L4 [A > B > C] ### C"},
-		},
-		{
 			name:    "heading path stack",
-			src:     "pre\n# A\n## B\n### C\nx\n## D\ny\n# E\nz\n#### F\nw",
-			parents: []string{"P L1-L1 []", "P L2-L2 [A]", "P L3-L3 [A > B]", "P L4-L5 [A > B > C]", "P L6-L7 [A > D]", "P L8-L9 [E]", "P L10-L11 [E > F]"},
-			chunks:  []string{"L1-L1 [] pre", "L2-L2 [A] # A", "L3-L3 [A > B] ## B", "L5-L5 [A > B > C] x", "L7-L7 [A > D] y", "L9-L9 [E] z", "L11-L11 [E > F] w"},
+			src:     "§\n# A\n## B\n### C\n§\n## D\n§\n# E\n§\n#### F\n§",
+			parents: []string{"P L1-L1 []", "P L2-L5 [A > B > C]", "P L6-L7 [A > D]", "P L8-L9 [E]", "P L10-L11 [E > F]"},
+			chunks:  []string{"L1-L1 [] §", "L5-L5 [A > B > C] §", "L7-L7 [A > D] §", "L9-L9 [E] §", "L11-L11 [E > F] §"},
 		},
 		{
 			name:    "inline markup stripped from headings",
-			src:     "## The **big** [[Plan]]\nx\n## `code` and [link](http://x) ~~old~~ [[t|alias]] ![[img.png]] *a\\*b* &amp;\ny\n",
+			src:     "## The **big** [[Plan]]\n§\n## `code` and [link](http://x) ~~old~~ [[t|alias]] ![[img.png]] *a\\*b* &amp;\n§\n",
 			parents: []string{"P L1-L2 [The big Plan]", "P L3-L4 [code and link old alias img.png a*b &]"},
-			chunks:  []string{"L2-L2 [The big Plan] x", "L4-L4 [code and link old alias img.png a*b &] y"},
+			chunks:  []string{"L2-L2 [The big Plan] §", "L4-L4 [code and link old alias img.png a*b &] §"},
 		},
 		{
 			name:    "headings in lists and quotes do not split",
@@ -99,9 +98,9 @@ func TestMarkdownTable(t *testing.T) {
 		},
 		{
 			name:    "not headings",
-			src:     "#hashtag at start\n\\# escaped\n#\tx\n",
-			parents: []string{"P L1-L2 []", "P L3-L3 [x]"},
-			chunks:  []string{"L1-L2 [] #hashtag at start\n\\# escaped", "L3-L3 [x] #\tx"},
+			src:     "#hashtag at start\n\\# escaped §\n#\tx\n§\n",
+			parents: []string{"P L1-L2 []", "P L3-L4 [x]"},
+			chunks:  []string{"L1-L2 [] #hashtag at start\n\\# escaped §", "L4-L4 [x] §"},
 		},
 		{
 			name:    "thematic break and html",
@@ -109,11 +108,69 @@ func TestMarkdownTable(t *testing.T) {
 			parents: []string{"P L1-L9 []"},
 			chunks:  []string{"L1-L9 [] a\n\n---\n\n<div>\n# not md heading\n</div>\n\nb"},
 		},
+		// Retrieval units: no chunk is only headings, tags or links.
+		{name: "only a heading", src: "# Just a title\n"},
+		{name: "only headings", src: "# A\n## B\n\n### C\n"},
+		{name: "only tags", src: "#coffee #espresso\n"},
+		{name: "heading and tags", src: "# Coffee\n\n#coffee #espresso\n\n## Tags\n#drinks\n"},
+		{name: "only an image and a comment", src: "# Gallery\n![[photo.png]]\n<!-- todo -->\n%% hidden %%\n"},
+		{
+			name:    "H1 then H2 then content",
+			src:     "# Espresso Dialing In\n## Grind\nUse a finer grind when the shot runs sour and fast.\n",
+			parents: []string{"P L1-L3 [Espresso Dialing In > Grind]"},
+			chunks:  []string{"L3-L3 [Espresso Dialing In > Grind] Use a finer grind when the shot runs sour and fast."},
+		},
+		{
+			name:    "trailing tags line",
+			src:     "# Espresso\n§\n\n#coffee #espresso\n",
+			parents: []string{"P L1-L4 [Espresso]"},
+			chunks:  []string{"L2-L4 [Espresso] §\n\n#coffee #espresso"},
+		},
+		{
+			name:    "tags section merges into the previous one",
+			src:     "# Espresso\n§\n\n## Tags\n#coffee #espresso\n",
+			parents: []string{"P L1-L5 [Espresso]"},
+			chunks:  []string{"L2-L5 [Espresso] §\n\n## Tags\n#coffee #espresso"},
+		},
+		{
+			name:    "tiny section between two",
+			src:     "# A\n§\n## Status\nDone.\n## B\n§\n",
+			parents: []string{"P L1-L4 [A]", "P L5-L6 [A > B]"},
+			chunks:  []string{"L2-L4 [A] §\n## Status\nDone.", "L6-L6 [A > B] §"},
+		},
+		{
+			name:    "tiny section merges forward when the previous is full",
+			src:     "# A\n§ §\n## Status\nDone.\n## B\n§\n",
+			opt:     Options{ChildChars: 110, ChildOverlap: -1},
+			parents: []string{"P L1-L2 [A]", "P L3-L6 [A > B]"},
+			chunks:  []string{"L2-L2 [A] § §", "L4-L6 [A > B] Done.\n## B\n§"},
+		},
+		{
+			name:    "a note of one short sentence stays searchable",
+			src:     "# Ramen\nBuy noodles.\n",
+			parents: []string{"P L1-L2 [Ramen]"},
+			chunks:  []string{"L2-L2 [Ramen] Buy noodles."},
+		},
+		{
+			name:    "a map of content is searchable",
+			src:     "# Coffee MOC\n- [[Espresso Dialing In]]\n- [[Pour Over]]\n- [[Grinders|grinders]]\n",
+			parents: []string{"P L1-L4 [Coffee MOC]"},
+			chunks:  []string{"L2-L4 [Coffee MOC] - [[Espresso Dialing In]]\n- [[Pour Over]]\n- [[Grinders|grinders]]"},
+		},
+		{
+			name:    "a tiny links section merges",
+			src:     "# Pour Over\n§\n## See also\n- [[Espresso]]\n",
+			parents: []string{"P L1-L4 [Pour Over]"},
+			chunks:  []string{"L2-L4 [Pour Over] §\n## See also\n- [[Espresso]]"},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := mustMarkdown(t, tc.src, tc.opt)
+			doc := mustMarkdown(t, strings.ReplaceAll(tc.src, "§", longEnough), tc.opt)
 			parents, chunks := summary(doc)
+			for i := range chunks {
+				chunks[i] = strings.ReplaceAll(chunks[i], longEnough, "§")
+			}
 			if !slices.Equal(parents, tc.parents) {
 				t.Errorf("parents:\n got %q\nwant %q", parents, tc.parents)
 			}
@@ -224,7 +281,7 @@ func TestWhitespaceSplit(t *testing.T) {
 func TestRuneBoundarySplit(t *testing.T) {
 	for _, tc := range []struct{ name, unit string }{
 		{"CJK", "漢字仮名交じり文"},
-		{"emoji", "🙂🙃👍🏽👩‍👩‍👧"},
+		{"emoji", "🙂a🙃👍🏽b👩‍👩‍👧"},
 		{"mixed", "aé漢🙂"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,15 +289,20 @@ func TestRuneBoundarySplit(t *testing.T) {
 			for _, cc := range []int{16, 17, 33, 100} {
 				opt := Options{ChildChars: cc, ChildOverlap: -1}
 				doc := mustMarkdown(t, src, opt)
-				var joined strings.Builder
+				// The chunks tile the text, but for pieces of emoji
+				// without a letter, which are no retrieval unit.
+				pos := strings.Index(src, tc.unit)
 				for _, c := range doc.Chunks {
 					if !utf8.ValidString(c.Text) {
 						t.Fatalf("invalid UTF-8 chunk %q", c.Text)
 					}
-					joined.WriteString(c.Text)
+					if c.Start < pos || letterBytes([]byte(src), pos, c.Start) > 0 {
+						t.Fatalf("ChildChars %d: chunks do not tile the text: gap %q", cc, src[pos:max(pos, c.Start)])
+					}
+					pos = c.End
 				}
-				if joined.String() != strings.Repeat(tc.unit, 60) {
-					t.Fatalf("ChildChars %d: chunks do not tile the text", cc)
+				if strings.TrimSpace(src[pos:]) != "" && letterBytes([]byte(src), pos, len(src)) > 0 {
+					t.Fatalf("ChildChars %d: text after the last chunk", cc)
 				}
 			}
 		})
@@ -328,11 +390,8 @@ func TestLargeBlocksSplitAtParts(t *testing.T) {
 func TestParentsSplitAtBlocks(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# Big section\n\n")
-	var paras []string
 	for i := range 12 {
-		p := fmt.Sprintf("Paragraph %d. %s", i, sentences(4))
-		paras = append(paras, p)
-		b.WriteString(p + "\n\n")
+		fmt.Fprintf(&b, "Paragraph %d. %s\n\n", i, sentences(4))
 	}
 	src := b.String()
 	opt := Options{ChildChars: 300, ChildOverlap: 40, ParentChars: 1000}
@@ -358,11 +417,11 @@ func TestParentsSplitAtBlocks(t *testing.T) {
 }
 
 func TestExactLineRanges(t *testing.T) {
-	src := "---\ntags: [x]\n---\n\n# Title\n\nFirst paragraph\nwraps here.\n\n\n## Sub\n\n- a\n- b\n\n```\ncode\n```\n"
+	src := "---\ntags: [x]\n---\n\n# Title\n\nFirst paragraph\nwraps here, long enough to stand alone.\n\n\n## Sub\n\n- apples and pears\n- bananas and cherries\n\n```\ncode\n```\n"
 	doc := mustMarkdown(t, src, Options{})
 	parents, chunks := summary(doc)
 	wantP := []string{"P L5-L8 [Title]", "P L11-L18 [Title > Sub]"}
-	wantC := []string{"L7-L8 [Title] First paragraph\nwraps here.", "L13-L18 [Title > Sub] - a\n- b\n\n```\ncode\n```"}
+	wantC := []string{"L7-L8 [Title] First paragraph\nwraps here, long enough to stand alone.", "L13-L18 [Title > Sub] - apples and pears\n- bananas and cherries\n\n```\ncode\n```"}
 	if !slices.Equal(parents, wantP) || !slices.Equal(chunks, wantC) {
 		t.Errorf("got %q %q", parents, chunks)
 	}
@@ -445,4 +504,25 @@ func TestConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// letterBytes counts the bytes of the letters and digits of src[s:e].
+func letterBytes(src []byte, s, e int) int {
+	n := 0
+	for i := s; i < e; {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if isWordByte(c) {
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:e])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n += size
+		}
+		i += size
+	}
+	return n
 }

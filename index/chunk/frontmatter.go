@@ -48,22 +48,70 @@ func findFrontmatter(src []byte, off int) (ys, ye, body int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// parseFrontmatter decodes the YAML text. Malformed YAML, an empty document
-// or a non-mapping yields nil.
-func parseFrontmatter(y []byte) (meta map[string]any) {
+// parseFrontmatter decodes the YAML text into the meta map and the
+// scalar properties. Malformed YAML, an empty document or a non-mapping
+// yields nil, nil.
+func parseFrontmatter(y []byte) (meta map[string]any, props []Property) {
 	if isBlank(y) {
-		return nil
+		return nil, nil
 	}
 	defer func() {
 		if recover() != nil { // yaml.v3 must never take the daemon down
-			meta = nil
+			meta, props = nil, nil
 		}
 	}()
-	var m map[string]any
-	if err := yaml.Unmarshal(y, &m); err != nil || len(m) == 0 {
-		return nil
+	var root yaml.Node
+	if err := yaml.Unmarshal(y, &root); err != nil || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
+		return nil, nil
 	}
-	return m
+	var m map[string]any
+	if err := root.Content[0].Decode(&m); err != nil || len(m) == 0 {
+		return nil, nil
+	}
+	return m, properties(root.Content[0])
+}
+
+// properties lists the scalar and list-of-scalar values of a mapping node
+// in source order, as written.
+func properties(mapping *yaml.Node) []Property {
+	var out []Property
+	for i := 0; i+1 < len(mapping.Content); i += 2 {
+		k, v := mapping.Content[i], resolveAlias(mapping.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if vals := scalarValues(v, nil); len(vals) > 0 {
+			out = append(out, Property{Key: k.Value, Values: vals})
+		}
+	}
+	return out
+}
+
+// scalarValues appends the non-empty, non-null scalars of n (a scalar or
+// a sequence, nested sequences flattened; mappings skipped).
+func scalarValues(n *yaml.Node, out []string) []string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag != "!!null" {
+			if v := strings.TrimSpace(n.Value); v != "" {
+				out = append(out, v)
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if c = resolveAlias(c); c.Kind != yaml.MappingNode {
+				out = scalarValues(c, out)
+			}
+		}
+	}
+	return out
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for depth := 0; n.Kind == yaml.AliasNode && n.Alias != nil && depth < 8; depth++ {
+		n = n.Alias
+	}
+	return n
 }
 
 // applyMeta fills Title and Aliases from the frontmatter; the tags are

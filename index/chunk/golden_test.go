@@ -25,6 +25,9 @@ func render(src []byte, doc *Document) string {
 	}
 	slices.Sort(keys)
 	fmt.Fprintf(&b, "meta: %v (nil=%v)\n", keys, doc.Meta == nil)
+	for _, p := range doc.Properties {
+		fmt.Fprintf(&b, "  %s: %q\n", p.Key, p.Values)
+	}
 	fmt.Fprintf(&b, "body: byte %d, L%d\n", doc.BodyStart, countLine(src, doc.BodyStart))
 	fmt.Fprintf(&b, "links: %d\n", len(doc.Links))
 	for _, l := range doc.Links {
@@ -37,6 +40,13 @@ func render(src []byte, doc *Document) string {
 			if c.Parent == i {
 				fmt.Fprintf(&b, "  C%d p%d L%d-L%d [%s] %dB %s\n", j, c.Parent, c.LineStart, c.LineEnd,
 					strings.Join(c.Heading, " > "), c.End-c.Start, preview(c.Text))
+				if len(c.Headings) > 1 {
+					fmt.Fprintf(&b, "    headings:")
+					for _, h := range c.Headings {
+						fmt.Fprintf(&b, " [%s]", strings.Join(h, " > "))
+					}
+					b.WriteByte('\n')
+				}
 			}
 		}
 	}

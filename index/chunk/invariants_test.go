@@ -98,77 +98,58 @@ func checkDoc(t testing.TB, src []byte, doc *Document, opt Options, markdown boo
 			t.Fatalf("parent %d has no children", i)
 		}
 	}
-	if (len(doc.Parents) == 0) != isBlank(src[doc.BodyStart:]) {
-		t.Fatalf("%d parents for a body that is blank=%v", len(doc.Parents), isBlank(src[doc.BodyStart:]))
+	subst := newSubstance(src, doc.BodyStart, headingSpans(src, doc, markdown), nil, nil)
+	// No chunk without substance. (A body without substance thus has no
+	// chunks, and the coverage check below makes sure a body with
+	// substance has some.)
+	for i, c := range doc.Chunks {
+		own := c.Start // the chunk's own text, after the overlap it repeats
+		if i > 0 && doc.Chunks[i-1].Parent == c.Parent && doc.Chunks[i-1].End > own {
+			own = skipSpace(src, doc.Chunks[i-1].End, c.End)
+		}
+		if subst.count(own, c.End) == 0 {
+			t.Fatalf("chunk %d has no substance: %q", i, src[own:c.End])
+		}
+		if len(c.Heading) > 0 && !slices.ContainsFunc(c.Headings, func(h []string) bool { return slices.Equal(h, c.Heading) }) {
+			t.Fatalf("chunk %d: Headings %q lack its Heading %q", i, c.Headings, c.Heading)
+		}
+		if len(c.Heading) == 0 && len(c.Headings) > 0 && len(c.Headings[0]) == 0 {
+			t.Fatalf("chunk %d: empty path in Headings %q", i, c.Headings)
+		}
 	}
-	// Coverage: every non-whitespace body byte is in a child, except heading
-	// lines at the top of a section's first parent.
-	for x := doc.BodyStart; x < len(src); x++ {
-		if covered[x] || isSpace(src[x]) {
+	// Coverage: every part of the body with substance is in a child; what
+	// is left out is headings (they travel in Heading and Headings), and
+	// markup with nothing to search.
+	for x := doc.BodyStart; x < len(src); {
+		if covered[x] {
+			x++
 			continue
 		}
-		if !markdown || !headingByte(src, doc, x) {
-			t.Fatalf("byte %d (line %d, %q) not covered by any chunk", x, countLine(src, x), lineAt(src, x))
+		y := x
+		for y < len(src) && !covered[y] {
+			y++
 		}
+		if n := subst.count(x, y); n > 0 {
+			t.Fatalf("bytes %d-%d (line %d, %q) with substance %d not covered by any chunk", x, y, countLine(src, x), lineAt(src, x), n)
+		}
+		x = y
 	}
 }
 
-// headingByte reports whether the uncovered byte x lies on the heading of
-// the parent containing it: above the parent's first child, and either on a
-// single ATX heading line or on a paragraph closed by a Setext underline.
-func headingByte(src []byte, doc *Document, x int) bool {
-	pi := -1
-	for i, p := range doc.Parents {
-		if p.Start <= x && x < p.End {
-			pi = i
+// headingSpans returns the heading blocks of a Markdown body, as the
+// parser sees them.
+func headingSpans(src []byte, doc *Document, markdown bool) []span {
+	if !markdown || doc.BodyStart >= len(src) {
+		return nil
+	}
+	li := newLineIndex(src, nil)
+	var heads []span
+	for _, b := range markdownBlocks(src, doc.BodyStart, &li, &tagSet{}, &Document{}, new(scratch)) {
+		if b.heading {
+			heads = append(heads, b.span)
 		}
 	}
-	if pi < 0 || len(doc.Parents[pi].Heading) == 0 {
-		return false
-	}
-	p := doc.Parents[pi]
-	first := -1
-	for _, c := range doc.Chunks {
-		if c.Parent == pi {
-			first = c.Start
-			break
-		}
-	}
-	if first >= 0 && x >= first {
-		return false
-	}
-	lines := bytes.Split(src[p.Start:max(first, x+1)], []byte{'\n'})
-	if isATX(lines[0]) {
-		return countLine(src, x) == p.LineStart
-	}
-	for i, l := range lines {
-		if i > 0 && isSetextUnderline(l) {
-			return countLine(src, x) <= p.LineStart+i
-		}
-		if isBlank(l) {
-			return false
-		}
-	}
-	return false
-}
-
-func isATX(l []byte) bool {
-	l = bytes.TrimLeft(l, " ")
-	n := 0
-	for n < len(l) && l[n] == '#' {
-		n++
-	}
-	return n >= 1 && n <= 6 && (n == len(l) || isSpace(l[n]))
-}
-
-// isSetextUnderline: up to three spaces, a run of '=' or '-', trailing blanks.
-func isSetextUnderline(l []byte) bool {
-	t := bytes.TrimLeft(l, " ")
-	if len(l)-len(t) > 3 {
-		return false
-	}
-	t = bytes.TrimRight(t, " \t\r")
-	return len(t) > 0 && (len(bytes.Trim(t, "=")) == 0 || len(bytes.Trim(t, "-")) == 0)
+	return heads
 }
 
 func lineAt(src []byte, x int) []byte {

@@ -10,8 +10,10 @@ type lineIndex struct {
 	n      int   // len(src)
 }
 
-func newLineIndex(src []byte) lineIndex {
-	starts := make([]int, 1, 1+len(src)/40)
+// newLineIndex indexes the lines of src, appending to starts (an empty
+// buffer to reuse, or nil).
+func newLineIndex(src []byte, starts []int) lineIndex {
+	starts = append(starts[:0], 0)
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '\n')
 		if j < 0 {

@@ -88,9 +88,16 @@ type linkScanner struct {
 
 // collectLinks walks the parsed body and appends its links to links (in
 // source order, offsets into the whole source) and its inline #tags to tags.
-func collectLinks(root ast.Node, body []byte, base int, tags *tagSet, links []Link) []Link {
-	sc := linkScanner{body: body, base: base, tags: tags, links: links}
+func collectLinks(root ast.Node, body []byte, base int, tags *tagSet, links []Link, s *scratch) []Link {
+	// Room for the links there may be, rather than growing the slice
+	// one doubling at a time.
+	if n := bytes.Count(body, []byte("[[")) + bytes.Count(body, []byte("](")) + bytes.Count(body, []byte("#")); n > 0 {
+		links = slices.Grow(links, min(n, len(body)/4+1))
+	}
+	sc := linkScanner{body: body, base: base, tags: tags, links: links,
+		excl: s.excl, texts: s.texts, mds: s.mds, wiki: s.wiki}
 	sc.walk(root)
+	s.excl, s.texts, s.mds, s.wiki = sc.excl, sc.texts, sc.mds, sc.wiki
 	return sc.links
 }
 

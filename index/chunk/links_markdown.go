@@ -35,13 +35,13 @@ func (sc *linkScanner) markdownLink(n ast.Node, dest []byte, ref *ast.ReferenceL
 // scheme, not "//host", not a bare "#fragment".
 func localLink(dest []byte) (Link, bool) {
 	var l Link
-	d := string(dest)
 	if bytes.IndexByte(dest, '\\') >= 0 || bytes.IndexByte(dest, '&') >= 0 {
-		d = string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(dest))))
+		dest = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(dest)))
 	}
-	if d == "" || d[0] == '#' || strings.HasPrefix(d, "//") || hasScheme(d) {
-		return l, false
+	if len(dest) == 0 || dest[0] == '#' || bytes.HasPrefix(dest, []byte("//")) || hasScheme(dest) {
+		return l, false // checked before making a string: most links are URLs
 	}
+	d := string(dest)
 	path, frag, _ := strings.Cut(d, "#")
 	l.Target = strings.TrimSpace(unescapeURL(path))
 	if l.Target == "" {
@@ -68,7 +68,7 @@ func unescapeURL(s string) string {
 
 // hasScheme reports whether s starts with a URL scheme such as "https:",
 // "mailto:" or "obsidian:".
-func hasScheme(s string) bool {
+func hasScheme(s []byte) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {

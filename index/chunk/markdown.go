@@ -28,15 +28,18 @@ func Markdown(src []byte, opt Options) (*Document, error) {
 	var tags tagSet
 	if ys, ye, body, ok := findFrontmatter(src, doc.BodyStart); ok {
 		doc.BodyStart = body
-		doc.Meta = parseFrontmatter(src[ys:ye])
+		doc.Meta, doc.Properties = parseFrontmatter(src[ys:ye])
 		doc.applyMeta()
 		doc.Links = frontmatterLinks(src, ys, ye, doc.Meta, &tags)
 	}
 	if !isBlank(src[doc.BodyStart:]) {
-		li := newLineIndex(src)
-		blocks := markdownBlocks(src, doc.BodyStart, &li, &tags, doc)
-		b := builder{doc: doc, src: src, li: &li, opt: opt}
+		sc := getScratch()
+		li := newLineIndex(src, sc.starts[:0])
+		sc.starts = li.starts
+		blocks := markdownBlocks(src, doc.BodyStart, &li, &tags, doc, sc)
+		b := builder{scratch: sc, doc: doc, src: src, li: &li, opt: opt}
 		b.sections(blocks)
+		sc.release()
 	}
 	doc.Tags = tags.list
 	return doc, nil
@@ -48,15 +51,11 @@ func Markdown(src []byte, opt Options) (*Document, error) {
 // top-level block extends up to the line before the next one starts. Inline
 // #tags are added to tags, links are appended to doc.Links (same walk) and
 // the first H1 becomes the title if none is set.
-func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Document) []block {
+func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Document, sc *scratch) []block {
 	body := src[base:]
 	root := mdParser.Parse(text.NewReader(body))
 
-	type entry struct {
-		line int
-		n    ast.Node
-	}
-	entries := make([]entry, 0, root.ChildCount())
+	entries := sc.entries[:0]
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		s := nodeStart(n)
 		if s < 0 {
@@ -69,7 +68,8 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 		entries = append(entries, entry{l, n})
 	}
 
-	blocks := make([]block, 0, len(entries)+2)
+	sc.entries = entries
+	blocks := sc.blocks[:0]
 	add := func(a, z int, n ast.Node) { // content lines a..z (0-based, inclusive)
 		if a > z {
 			return
@@ -130,7 +130,8 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 	}
 	add(cur, li.count()-1, nil)
 
-	doc.Links = collectLinks(root, body, base, tags, doc.Links)
+	sc.blocks = blocks
+	doc.Links = collectLinks(root, body, base, tags, doc.Links, sc)
 	return blocks
 }
 
@@ -214,11 +215,7 @@ func stripWikilinks(s string) string {
 		if j < 0 {
 			break
 		}
-		pre := s[:i]
-		if strings.HasSuffix(pre, "!") {
-			pre = pre[:len(pre)-1]
-		}
-		b.WriteString(pre)
+		b.WriteString(strings.TrimSuffix(s[:i], "!"))
 		inner := s[i+2 : i+2+j]
 		if k := strings.LastIndexByte(inner, '|'); k >= 0 {
 			inner = inner[k+1:]

@@ -22,44 +22,69 @@ type block struct {
 
 // builder assembles parents and children from blocks.
 type builder struct {
-	doc    *Document
-	src    []byte
-	li     *lineIndex
-	opt    Options
-	units  []span // scratch: parent units of a section
-	cu     []span // scratch: child units of a parent
-	pieces []span // scratch: primary child ranges of a parent
+	*scratch
+	doc   *Document
+	src   []byte
+	text  string // src as a string, made once for the chunk texts
+	li    *lineIndex
+	opt   Options
+	subst substance // what of the body is searchable text
 }
 
 // sections groups blocks into sections (an optional heading followed by the
-// content blocks up to the next heading) and emits their parents and children.
+// content blocks up to the next heading), merges tiny sections into their
+// neighbours (see groupSections) and emits the parents and children of
+// every group.
 func (b *builder) sections(blocks []block) {
 	type level struct {
 		n     int
 		title string
 	}
 	var stack []level
-	for i := 0; i < len(blocks); {
-		var head *block
-		var path []string
+	heads := b.heads[:0]
+	for i := range blocks {
 		if blocks[i].heading {
-			head = &blocks[i]
-			for len(stack) > 0 && stack[len(stack)-1].n >= head.level {
+			heads = append(heads, blocks[i].span)
+		}
+	}
+	b.heads = heads
+	b.subst = newSubstance(b.src, b.doc.BodyStart, heads, b.bits, b.cum)
+	b.bits, b.cum = b.subst.bits, b.subst.cum
+	secs := b.secs[:0]
+	for i := 0; i < len(blocks); {
+		var sec section
+		lo := i
+		if blocks[i].heading {
+			sec.head = &blocks[i]
+			for len(stack) > 0 && stack[len(stack)-1].n >= sec.head.level {
 				stack = stack[:len(stack)-1]
 			}
-			stack = append(stack, level{head.level, head.title})
-			path = make([]string, len(stack))
+			stack = append(stack, level{sec.head.level, sec.head.title})
+			sec.path = make([]string, len(stack))
 			for k, l := range stack {
-				path[k] = l.title
+				sec.path[k] = l.title
 			}
 			i++
 		}
 		j := i
 		for j < len(blocks) && !blocks[j].heading {
+			sec.subst += b.subst.count(blocks[j].s, blocks[j].e)
 			j++
 		}
-		b.section(head, blocks[i:j], path)
+		sec.content = blocks[i:j]
+		sec.lo, sec.hi = lo, j
+		secs = append(secs, sec)
 		i = j
+	}
+	b.secs = secs
+	b.groups = groupSections(secs, b.opt.ChildChars, b.groups[:0])
+	if n := len(b.groups); n > 0 && b.doc.Chunks == nil {
+		o, body := b.opt, len(b.src)-b.doc.BodyStart
+		b.doc.Chunks = make([]Chunk, 0, n+body/max(1, o.ChildChars-o.ChildOverlap))
+		b.doc.Parents = make([]Parent, 0, n+body/o.ParentChars)
+	}
+	for _, g := range b.groups {
+		b.group(secs[g.from:g.to], blocks[secs[g.from].lo:secs[g.to-1].hi], g.main-g.from)
 	}
 }
 
@@ -87,61 +112,100 @@ func (b *builder) unitsOf(dst []span, blk *block, cs, ce, limit int) []span {
 	return dst
 }
 
-// section emits the parents and children of one section.
-func (b *builder) section(head *block, content []block, path []string) {
+// group emits the parents and children of a group of sections, main being
+// the one whose heading path the citations carry; blks are the group's
+// blocks, headings included. The headings before the group's first content
+// block lead it: they travel in Heading and Headings rather than in the
+// children's text. Any later heading is glued to the content block after
+// it (or, at the end, to the last one) so that it stays inside the text
+// around it; blks are modified in place to that end.
+func (b *builder) group(secs []section, blks []block, main int) {
 	o := b.opt
+	path := secs[main].path
+	nlead := 0 // sections before the first one with content
+	for nlead < len(secs) && len(secs[nlead].content) == 0 {
+		nlead++
+	}
+	first, last, glue := -1, -1, -1 // first and last content block; start of headings to glue
+	for i := range blks {
+		if blks[i].heading {
+			if first >= 0 && glue < 0 {
+				glue = blks[i].s
+			}
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if glue >= 0 {
+			blks[i].s, glue = glue, -1
+		}
+		last = i
+	}
+	if glue >= 0 {
+		blks[last].e = blks[len(blks)-1].e
+	}
+	lead, content := blks[:first], blks[first:last+1]
+	hs := headings{secs: secs, nlead: nlead, main: main}
+
 	units := b.units[:0]
 	for i := range content {
-		units = b.unitsOf(units, &content[i], 0, len(b.src), o.ParentChars)
-	}
-	if head != nil {
-		if len(units) > 0 {
-			// The heading is glued to the first unit so a parent never
-			// consists of a bare heading when there is content.
-			units[0].s = head.s
-		} else {
-			units = append(units, head.span)
+		if !content[i].heading {
+			units = b.unitsOf(units, &content[i], 0, len(b.src), o.ParentChars)
 		}
 	}
-	if len(units) == 0 {
-		return
+	if len(lead) > 0 {
+		// The lead headings are glued to the first unit so a parent never
+		// consists of bare headings.
+		units[0].s = lead[0].s
 	}
-	parents := pack(b.src, units, o.ParentChars, o.ParentChars, o.ParentChars, nil)
-	b.units = units
+	parents := pack(b.src, units, o.ParentChars, o.ParentChars, o.ParentChars, b.parents[:0])
+	parents = fixEmpty(b.src, parents, o.ParentChars, o.ParentChars, &b.subst)
+	b.units, b.parents = units, parents
 
 	k := 0 // first content block that may intersect the current parent
 	for _, ps := range parents {
-		pi := len(b.doc.Parents)
-		b.doc.Parents = append(b.doc.Parents, Parent{Span: b.li.span(ps.s, ps.e), Heading: path})
-
-		// Child units: content blocks clipped to the parent. The heading is
-		// excluded when the parent holds all of it (it travels in Heading);
-		// a fragment of an over-long heading is kept as content.
+		// Child units: content blocks clipped to the parent. A lead heading
+		// is excluded when the parent holds all of it (it travels in
+		// Heading); a fragment of an over-long heading is kept as content.
 		cu := b.cu[:0]
-		if head != nil && head.s < ps.e && head.e > ps.s && (head.s < ps.s || head.e > ps.e) {
-			if s, e := trim(b.src, max(head.s, ps.s), min(head.e, ps.e)); s < e {
-				cu = append(cu, span{s, e, false})
+		for _, h := range lead {
+			if h.s < ps.e && h.e > ps.s && (h.s < ps.s || h.e > ps.e) {
+				if s, e := trim(b.src, max(h.s, ps.s), min(h.e, ps.e)); s < e {
+					cu = append(cu, span{s, e, false})
+				}
 			}
 		}
 		for k < len(content) && content[k].e <= ps.s {
 			k++
 		}
 		for i := k; i < len(content) && content[i].s < ps.e; i++ {
-			cu = b.unitsOf(cu, &content[i], ps.s, ps.e, o.ChildChars)
+			if !content[i].heading {
+				cu = b.unitsOf(cu, &content[i], ps.s, ps.e, o.ChildChars)
+			}
 		}
-		if len(cu) == 0 { // heading-only section (or a parent holding only heading text)
+		if len(cu) == 0 { // a parent holding only heading text: no children
 			cu = append(cu, ps)
 		}
 		rest := o.ChildChars - o.ChildOverlap
 		b.pieces = pack(b.src, cu, o.ChildChars, rest, o.ChildChars, b.pieces[:0])
+		b.pieces = fixEmpty(b.src, b.pieces, o.ChildChars, rest, &b.subst)
 		b.cu = cu
-		b.emitChildren(pi, path)
+		if len(b.pieces) == 0 {
+			continue
+		}
+		pi := len(b.doc.Parents)
+		b.doc.Parents = append(b.doc.Parents, Parent{Span: b.li.span(ps.s, ps.e), Heading: path, Headings: hs.in(ps.s, ps.e)})
+		b.emitChildren(pi, path, &hs)
 	}
 }
 
 // emitChildren turns b.pieces into overlapping chunks of parent pi.
-func (b *builder) emitChildren(pi int, path []string) {
+func (b *builder) emitChildren(pi int, path []string, hs *headings) {
 	o := b.opt
+	if b.text == "" {
+		b.text = string(b.src)
+	}
 	prevStart := -1
 	for i, p := range b.pieces {
 		start := p.s
@@ -149,11 +213,12 @@ func (b *builder) emitChildren(pi int, path []string) {
 			start = overlapStart(b.src, prevStart, b.pieces[i-1].e, p, o.ChildOverlap, o.ChildChars)
 		}
 		b.doc.Chunks = append(b.doc.Chunks, Chunk{
-			Span:    b.li.span(start, p.e),
-			Parent:  pi,
-			Heading: path,
-			Text:    string(b.src[start:p.e]),
-			OwnLine: b.li.line(p.s) + 1,
+			Span:     b.li.span(start, p.e),
+			Parent:   pi,
+			Heading:  path,
+			Headings: hs.in(start, p.e),
+			Text:     b.text[start:p.e],
+			OwnLine:  b.li.line(p.s) + 1,
 		})
 		prevStart = start
 	}

@@ -16,8 +16,10 @@ func PlainText(src []byte, opt Options) (*Document, error) {
 	if isBlank(src[doc.BodyStart:]) {
 		return doc, nil
 	}
-	li := newLineIndex(src)
-	var blocks []block
+	sc := getScratch()
+	defer sc.release()
+	li := newLineIndex(src, sc.starts[:0])
+	blocks := sc.blocks[:0]
 	start := -1 // start offset of the current paragraph
 	flush := func(end int) {
 		if start >= 0 {
@@ -36,7 +38,8 @@ func PlainText(src []byte, opt Options) (*Document, error) {
 		}
 	}
 	flush(len(src))
-	b := builder{doc: doc, src: src, li: &li, opt: opt}
+	sc.starts, sc.blocks = li.starts, blocks
+	b := builder{scratch: sc, doc: doc, src: src, li: &li, opt: opt}
 	b.sections(blocks)
 	return doc, nil
 }

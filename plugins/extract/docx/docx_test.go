@@ -182,7 +182,9 @@ func TestChunks(t *testing.T) {
 	}
 	var got []string
 	for _, p := range doc.Parents {
-		got = append(got, strings.Join(p.Heading, " > "))
+		for _, h := range p.Headings {
+			got = append(got, strings.Join(h, " > "))
+		}
 	}
 	want := []string{"Project Handbook", "Chapter 1", "Chapter 1 > Steps", "Chapter 2", "Chapter 2 > Steps"}
 	if !slices.Equal(got, want) {

@@ -144,7 +144,7 @@ func TestChunks(t *testing.T) {
 	}
 	var got [][]string
 	for _, p := range doc.Parents {
-		got = append(got, p.Heading)
+		got = append(got, p.Headings...)
 	}
 	want := [][]string{{"Alpha"}, {"Alpha", "Beta"}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
