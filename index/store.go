@@ -89,7 +89,7 @@ type Store struct {
 	mem      *memIndex
 	lex      *segment.Set // the lexical index (lexical.go)
 	closed   atomic.Bool
-	seq      uint64       // the journal's last sequence number; guarded by wmu
+	seq      uint64 // the journal's last sequence number; guarded by wmu
 	params   BM25
 	fields   Fields
 	an       *analyze.Analyzer
