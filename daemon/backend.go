@@ -112,6 +112,9 @@ func progressOf(j *job) *ipc.Progress {
 	return p
 }
 
+// errShuttingDown answers a reindex the daemon stopped before finishing.
+var errShuttingDown = ipc.Unavailable("ragd is shutting down: the pass did not run to its end")
+
 // Reindex implements ipc.Backend.
 func (d *Daemon) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.ReindexResponse, error) {
 	j := &job{trigger: triggerManual, vault: req.Vault, confirm: req.ConfirmDeletions}
@@ -144,12 +147,22 @@ func (d *Daemon) Reindex(ctx context.Context, req ipc.ReindexRequest) (*ipc.Rein
 	}
 	d.queue.push(j)
 	if !req.Wait {
+		select {
+		case <-j.done:
+			if j.stopped {
+				return nil, errShuttingDown
+			}
+		default:
+		}
 		return &ipc.ReindexResponse{}, nil
 	}
 	select {
 	case <-j.done:
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+	if j.stopped {
+		return nil, errShuttingDown
 	}
 	return &ipc.ReindexResponse{Vaults: j.results, Done: true}, nil
 }

@@ -112,7 +112,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.store = store
 	d.ingest = ingest.New(store, ingest.Options{Logger: d.log})
 	d.started = time.Now()
-	mgr, err := d.startPlugins(ctx)
+	mgr, err := d.startPlugins()
 	if err != nil {
 		return err
 	}
@@ -170,6 +170,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	workCtx, stopWork := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
+	go func() { defer wg.Done(); mgr.Start(workCtx) }()
+	wg.Add(1)
 	go func() { defer wg.Done(); d.runJobs(workCtx) }()
 	// Changes the watchers see while the start-up pass runs are queued
 	// behind it.
@@ -203,10 +205,17 @@ func (d *Daemon) Run(ctx context.Context) error {
 		runErr = fmt.Errorf("serve: %w", err)
 	}
 	d.events.closeAll() // ends /v1/events streams so Shutdown need not wait
+	stopWork()          // the running pass commits the batch it holds and ends
+	d.queue.close()     // queued passes end unrun: a waiting reindex answers 503
 	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	srv.Shutdown(shutCtx)
+	if err := srv.Shutdown(shutCtx); err != nil {
+		d.log.Warn("requests still running at shutdown were cut off", "err", err)
+		srv.Close()
+	}
 	cancel()
-	stopWork()
+	if runErr == nil {
+		<-serveErr // Serve has returned ErrServerClosed
+	}
 	wg.Wait()
 	d.log.Info("ragd stopped")
 	return runErr

@@ -16,10 +16,10 @@ import (
 const semanticOff = "off: ragd runs lexical (BM25) search; to add semantic search declare an embedder " +
 	"[[plugin]] (built-in: uselite offline, ollama, openai) and set [search] embedder to its name (docs/config.md)"
 
-// startPlugins starts the plugin manager (in the background: the handles
-// wait for their plugin) and builds the query engine around the embedder
-// and reranker.
-func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
+// startPlugins prepares the plugin manager (Run starts it in the
+// background: the handles wait for their plugin) and builds the query
+// engine around the embedder and reranker.
+func (d *Daemon) startPlugins() (*host.Manager, error) {
 	specs, b := pluginSpecs(d.cfg)
 	mgr, err := host.New(specs, host.Config{Logger: d.log})
 	if err != nil {
@@ -27,7 +27,6 @@ func (d *Daemon) startPlugins(ctx context.Context) (*host.Manager, error) {
 	}
 	b.mgr = mgr
 	d.backends = b
-	go mgr.Start(ctx)
 
 	eng := d.newEngine()
 	if b.embedName != "" {

@@ -31,7 +31,7 @@ func (d *Daemon) runJobs(ctx context.Context) {
 		d.mu.Lock()
 		d.active = nil
 		d.mu.Unlock()
-		close(j.done)
+		j.finish(ctx.Err() != nil)
 	}
 }
 

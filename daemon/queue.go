@@ -22,33 +22,54 @@ const (
 // vault.
 type job struct {
 	trigger string
-	vault   string   // "" = every vault
-	paths   []string // vault-relative files or folders; nil = the whole vault
-	confirm bool     // removals may empty the vault or remove more than half of it
-	done    chan struct{}
+	vault   string        // "" = every vault
+	paths   []string      // vault-relative files or folders; nil = the whole vault
+	confirm bool          // removals may empty the vault or remove more than half of it
+	done    chan struct{} // closed by finish
 	results []ipc.ReindexResult
 	prog    ingest.Progress
 	started time.Time
+	// merged are the jobs merged into this one while it waited; they
+	// finish with it.
+	merged []*job
+	// stopped is set, before done is closed, when the daemon stopped
+	// before the pass ran or finished.
+	stopped bool
+}
+
+// finish ends j and the jobs merged into it, which get j's results.
+func (j *job) finish(stopped bool) {
+	for _, m := range j.merged {
+		m.results, m.stopped = j.results, stopped
+		close(m.done)
+	}
+	j.stopped = stopped
+	close(j.done)
 }
 
 // jobQueue runs passes one at a time. Watch passes waiting for the same
 // vault are merged, so a burst of changes (a git checkout, a sync client)
 // becomes one pass instead of a queue of tiny ones.
 type jobQueue struct {
-	mu   sync.Mutex
-	jobs []*job
-	wake chan struct{}
+	mu     sync.Mutex
+	jobs   []*job
+	wake   chan struct{}
+	closed bool
 }
 
 func newJobQueue() *jobQueue { return &jobQueue{wake: make(chan struct{}, 1)} }
 
 // push queues j, or merges it into a waiting pass that covers the same
-// ground. A merged job's done channel is closed when the pass it joined
-// finishes.
+// ground. A merged job finishes when the pass it joined finishes. After
+// close, j finishes at once, stopped.
 func (q *jobQueue) push(j *job) {
 	j.done = make(chan struct{})
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if q.closed {
+		j.finish(true)
+		return
+	}
 	for _, k := range q.jobs {
 		if !mergeable(k, j) {
 			continue
@@ -62,8 +83,7 @@ func (q *jobQueue) push(j *job) {
 		} else {
 			k.paths = nil // one of them is the whole vault
 		}
-		// j finishes with k.
-		go func(k, j *job) { <-k.done; j.results = k.results; close(j.done) }(k, j)
+		k.merged = append(k.merged, j) // j finishes with k
 		return
 	}
 	q.jobs = append(q.jobs, j)
@@ -88,10 +108,30 @@ func mergeable(k, j *job) bool {
 	return true
 }
 
-// pop waits for the next job.
+// close finishes every queued job, stopped, and makes pop return nil.
+func (q *jobQueue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = true
+	for _, j := range q.jobs {
+		j.finish(true)
+	}
+	q.jobs = nil
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pop waits for the next job; it returns nil when ctx ends or the queue
+// is closed.
 func (q *jobQueue) pop(ctx context.Context) *job {
 	for {
 		q.mu.Lock()
+		if q.closed {
+			q.mu.Unlock()
+			return nil
+		}
 		if len(q.jobs) > 0 {
 			j := q.jobs[0]
 			q.jobs = q.jobs[1:]

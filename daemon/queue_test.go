@@ -4,7 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
-	"time"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 func TestQueueMergesWatchPassesOfOneVault(t *testing.T) {
@@ -26,13 +27,16 @@ func TestQueueMergesWatchPassesOfOneVault(t *testing.T) {
 	if got != a || !reflect.DeepEqual(a.paths, []string{"a.md", "b.md"}) {
 		t.Fatalf("first = %+v", got)
 	}
-	// b completes with a.
-	a.results = nil
-	close(a.done)
+	// b completes with a, with a's results.
+	a.results = []ipc.ReindexResult{{Vault: "notes", Indexed: 2}}
+	a.finish(false)
 	select {
 	case <-b.done:
-	case <-time.After(time.Second):
+	default:
 		t.Fatal("merged job not completed with its host")
+	}
+	if !reflect.DeepEqual(b.results, a.results) || b.stopped {
+		t.Fatalf("merged job results %+v stopped %v", b.results, b.stopped)
 	}
 	if q.pop(context.Background()) != c || q.pop(context.Background()) != m {
 		t.Fatal("order")
@@ -62,5 +66,38 @@ func TestQueuePopHonoursContext(t *testing.T) {
 	cancel()
 	if j := newJobQueue().pop(ctx); j != nil {
 		t.Fatalf("pop = %+v", j)
+	}
+}
+
+// Closing the queue ends the passes still waiting (and those merged into
+// them) as stopped, so nobody waits for a pass that will never run.
+func TestQueueCloseFinishesWaitingJobs(t *testing.T) {
+	q := newJobQueue()
+	a := &job{trigger: triggerWatch, vault: "notes", paths: []string{"a.md"}}
+	b := &job{trigger: triggerWatch, vault: "notes", paths: []string{"b.md"}}
+	m := &job{trigger: triggerManual}
+	for _, j := range []*job{a, b, m} {
+		q.push(j)
+	}
+	q.close()
+	for name, j := range map[string]*job{"queued": a, "merged": b, "manual": m} {
+		select {
+		case <-j.done:
+			if !j.stopped {
+				t.Errorf("%s job finished, not stopped", name)
+			}
+		default:
+			t.Errorf("%s job still waits after close", name)
+		}
+	}
+	late := &job{trigger: triggerManual}
+	q.push(late)
+	select {
+	case <-late.done:
+	default:
+		t.Error("a job pushed after close waits")
+	}
+	if j := q.pop(context.Background()); j != nil {
+		t.Errorf("pop after close = %+v", j)
 	}
 }

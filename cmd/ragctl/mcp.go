@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func (c *mcpCmd) run(ctx context.Context, e *env, args []string) int {
 	}
 	cl := e.client()
 	defer cl.Close()
-	err := newMCPServer(cl).Run(ctx, &mcp.StdioTransport{})
+	err := newMCPServer(cl).Run(ctx, &lineTransport{in: os.Stdin, out: e.stdout})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(e.stderr, "ragctl mcp: %v\n", err)
 		return exitFail
