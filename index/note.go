@@ -1,12 +1,10 @@
 package index
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
@@ -78,36 +76,13 @@ func (f Fields) wants(key string) bool {
 	return !slices.ContainsFunc(f.IgnoreProperties, func(p string) bool { return strings.EqualFold(p, k) })
 }
 
-// properties returns the text of the wanted frontmatter values, keys in
-// sorted order: strings, numbers, booleans and dates, and the string items
-// of lists; nested maps are skipped.
-func (f Fields) properties(meta map[string]any) []string {
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		if f.wants(k) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
+// properties returns the values of the wanted frontmatter properties.
+func (f Fields) properties(props []chunk.Property) []string {
 	var out []string
-	var add func(v any)
-	add = func(v any) {
-		switch v := v.(type) {
-		case nil, map[string]any:
-		case string:
-			out = append(out, v)
-		case time.Time:
-			out = append(out, v.Format("2006-01-02"))
-		case []any:
-			for _, e := range v {
-				add(e)
-			}
-		default:
-			out = append(out, fmt.Sprint(v))
+	for _, p := range props {
+		if f.wants(p.Key) {
+			out = append(out, p.Values...)
 		}
-	}
-	for _, k := range keys {
-		add(meta[k])
 	}
 	return out
 }
@@ -171,7 +146,7 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 	for _, a := range doc.Aliases {
 		n.FieldLen[segment.FieldAlias] += b.field(segment.FieldAlias, a)
 	}
-	for _, p := range f.properties(cd.Meta) {
+	for _, p := range f.properties(cd.Properties) {
 		n.FieldLen[segment.FieldProps] += b.field(segment.FieldProps, stripLinks(p))
 	}
 	for _, t := range doc.Tags {
@@ -188,7 +163,7 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 		sc := &n.Chunks[i]
 		sc.Parent, sc.LineStart, sc.LineEnd = c.Parent, uint32(c.LineStart), uint32(c.LineEnd)
 		sc.Hash = c.textKey()
-		for _, h := range headingsBelowTitle(c.Heading, doc.Title) {
+		for _, h := range chunkHeadings(cd.Chunks[i], doc.Title) {
 			an.Analyze(h, lang, func(t analyze.Token) { b.posting(t.Term).Head++; sc.Head++ })
 		}
 		an.Analyze(c.Text, lang, func(t analyze.Token) {
@@ -202,6 +177,25 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 	n.Terms = b.terms
 	n.Anchors = anchors(an, lang, doc.Vault, rels, chunks)
 	return n
+}
+
+// chunkHeadings are the distinct heading texts of the sections a chunk
+// covers, without a leading heading that only repeats the note's title (it
+// is counted as the title).
+func chunkHeadings(c chunk.Chunk, title string) []string {
+	paths := c.Headings
+	if len(paths) == 0 {
+		paths = [][]string{c.Heading}
+	}
+	var out []string
+	for _, p := range paths {
+		for _, h := range headingsBelowTitle(p, title) {
+			if !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
 }
 
 // sameTerms reports whether two texts analyse to the same terms.
