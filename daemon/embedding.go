@@ -130,6 +130,8 @@ func (e *embedding) drain(ctx context.Context) error {
 	if _, err := e.learn(ctx); err != nil {
 		return err
 	}
+	// The floor measured before a restart holds from the first query.
+	e.d.engine.RestoreCalibration(e.d.store)
 	for ctx.Err() == nil {
 		sig, pend, _ := e.d.store.PendingVectors(4 * embedBatch)
 		if len(pend) == 0 {
@@ -141,6 +143,12 @@ func (e *embedding) drain(ctx context.Context) error {
 				return err
 			}
 			pend = pend[n:]
+			if e.d.engine.SimilarityFloor() == 0 {
+				// During a first pass: a floor measured on the vectors so
+				// far lets the vector channel ground answers before the
+				// backlog is done (it is measured again as the space grows).
+				e.calibrate(ctx)
+			}
 		}
 	}
 	// Collecting dead vectors and writing the snapshot cost time in the
@@ -158,12 +166,17 @@ func (e *embedding) drain(ctx context.Context) error {
 			e.d.log.Warn("could not save the vector snapshot", "err", err)
 		}
 	}
+	e.calibrate(ctx)
+	return ctx.Err()
+}
+
+// calibrate measures the vector similarity floor when it is due.
+func (e *embedding) calibrate(ctx context.Context) {
 	if floor, measured, err := e.d.engine.Calibrate(ctx, e.d.store); err != nil {
 		e.d.log.Warn("could not calibrate the vector similarity floor", "err", err)
 	} else if measured {
 		e.d.log.Info("vector similarity floor calibrated", "floor", floor)
 	}
-	return ctx.Err()
 }
 
 func (e *embedding) batchSize() int {

@@ -30,11 +30,20 @@ type VectorSpace interface {
 	VectorStats() index.VectorStats
 }
 
+// CalibrationStore keeps a measured floor across restarts, so the vector
+// channel can ground answers from the first query after a restart (until
+// a floor is known it grounds nothing on its own).
+type CalibrationStore interface {
+	LoadCalibration(sig string) (floor float64, vectors int, ok bool)
+	SaveCalibration(sig string, floor float64, vectors int) error
+}
+
 // calibration is the measured floor, shared by the copies of an Engine.
 type calibration struct {
 	mu    sync.Mutex
 	floor float64 // 0 until measured
 	at    int     // vectors in the space when it was measured
+	sig   string  // the embedder signature it was measured for
 }
 
 // Calibrate measures the similarity floor when the active space holds
@@ -47,6 +56,7 @@ func (e *Engine) Calibrate(ctx context.Context, vs VectorSpace) (floor float64, 
 	}
 	st := vs.VectorStats()
 	sig := e.embedder.Signature()
+	e.RestoreCalibration(vs)
 	e.cal.mu.Lock()
 	floor, last := e.cal.floor, e.cal.at
 	e.cal.mu.Unlock()
@@ -73,9 +83,35 @@ func (e *Engine) Calibrate(ctx context.Context, vs VectorSpace) (floor float64, 
 	}
 	floor = best + calibrationMargin
 	e.cal.mu.Lock()
-	e.cal.floor, e.cal.at = floor, st.Vectors
+	e.cal.floor, e.cal.at, e.cal.sig = floor, st.Vectors, sig
 	e.cal.mu.Unlock()
+	if cs, ok := vs.(CalibrationStore); ok {
+		if err := cs.SaveCalibration(sig, floor, st.Vectors); err != nil {
+			return floor, true, fmt.Errorf("calibrate: save: %w", err)
+		}
+	}
 	return floor, true, nil
+}
+
+// RestoreCalibration takes the floor measured before a restart for the
+// engine's embedder, when vs kept one and none is known yet.
+func (e *Engine) RestoreCalibration(vs VectorSpace) {
+	cs, ok := vs.(CalibrationStore)
+	if !ok || e.embedder == nil {
+		return
+	}
+	sig := e.embedder.Signature()
+	e.cal.mu.Lock()
+	known := e.cal.floor > 0 && e.cal.sig == sig
+	e.cal.mu.Unlock()
+	if known || sig == "" {
+		return
+	}
+	if floor, n, ok := cs.LoadCalibration(sig); ok && floor > 0 {
+		e.cal.mu.Lock()
+		e.cal.floor, e.cal.at, e.cal.sig = floor, n, sig
+		e.cal.mu.Unlock()
+	}
 }
 
 // SimilarityFloor is the similarity a query's best vector hit must reach
@@ -87,5 +123,8 @@ func (e *Engine) SimilarityFloor() float64 {
 	}
 	e.cal.mu.Lock()
 	defer e.cal.mu.Unlock()
+	if e.embedder != nil && e.cal.sig != "" && e.cal.sig != e.embedder.Signature() {
+		return 0 // measured for another embedder
+	}
 	return e.cal.floor
 }
