@@ -256,11 +256,12 @@ func (e *embedding) EmbedQuery(ctx context.Context, text string) ([]float32, err
 // status reports the vector side.
 func (e *embedding) status() *ipc.VectorStatus {
 	st := e.d.store.VectorStats()
+	floor := e.d.engine.SimilarityFloor() // asks e.Signature: before e.mu
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := &ipc.VectorStatus{Embedder: e.name, Signature: e.sig, Vectors: st.Vectors, Pending: st.Pending,
 		Reembedding: st.Building != "", Note: st.Note, LastError: e.lastErr, Index: st.Index,
-		Floor: e.d.engine.SimilarityFloor()}
+		Floor: floor}
 	if out.Index == "" {
 		out.Index = "exact"
 	}

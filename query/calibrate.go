@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ragd/ragd/index"
@@ -23,6 +24,9 @@ var calibrationProbes = []string{
 }
 
 const calibrationMargin = 0.02
+
+// CalibrationProbes are the meaningless queries the floor is measured with.
+func CalibrationProbes() []string { return slices.Clone(calibrationProbes) }
 
 // VectorSpace is what calibration reads of the vector side: the active
 // space's signature and size.

@@ -26,14 +26,19 @@ const (
 // included), so the test binary can also be an out-of-tree plugin
 // without a change to TestMain.
 func init() {
-	if os.Getenv(envTestPlugin) != hangExtractor {
+	name := os.Getenv(envTestPlugin)
+	if name != hangExtractor && name != vocabEmbedderName {
 		return
 	}
 	if !plugins.IsPluginProcess() {
-		fmt.Fprintf(os.Stderr, "%s=%s: not started by a ragd host\n", envTestPlugin, hangExtractor)
+		fmt.Fprintf(os.Stderr, "%s=%s: not started by a ragd host\n", envTestPlugin, name)
 		os.Exit(2)
 	}
-	plugins.Serve(plugins.KindExtractor, &hangingExtractor{dir: os.Getenv(envTestPluginDir)})
+	if name == vocabEmbedderName {
+		plugins.Serve(plugins.KindEmbedder, &vocabEmbedder{dir: os.Getenv(envTestPluginDir)})
+	} else {
+		plugins.Serve(plugins.KindExtractor, &hangingExtractor{dir: os.Getenv(envTestPluginDir)})
+	}
 	os.Exit(0)
 }
 
