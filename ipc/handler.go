@@ -75,7 +75,7 @@ func NewHandler(b Backend, log *slog.Logger, opts ...HandlerOption) http.Handler
 		}
 		h.fail(w, r, NotFound("no such endpoint: %s %s", r.Method, r.URL.Path))
 	})
-	return h.wrap(mux)
+	return cleanPath(h.wrap(mux))
 }
 
 type handler struct {
