@@ -14,6 +14,9 @@ import (
 	"github.com/ragd/ragd/watch"
 )
 
+// The daemon serves every endpoint of the local API.
+var _ ipc.Backend = (*Daemon)(nil)
+
 // maxFailedListed bounds the failed files listed per vault in status.
 const maxFailedListed = 200
 
