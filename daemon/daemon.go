@@ -51,8 +51,6 @@ type Daemon struct {
 	// startup is the start-up pass when ragd restarts on an index that has
 	// documents: queries wait for it (awaitStartup). nil on a first start.
 	startup *job
-
-	graphCache graphCache
 }
 
 type vaultState struct {

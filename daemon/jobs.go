@@ -27,6 +27,11 @@ func (d *Daemon) runJobs(ctx context.Context) {
 		d.active = j
 		d.mu.Unlock()
 		d.runJob(ctx, j)
+		if j.trigger != triggerWatch {
+			// The graph's consistency check walks every relation: after
+			// start-up, periodic and requested passes, not per saved note.
+			d.store.CheckGraph()
+		}
 		d.embedding.poke()
 		d.mu.Lock()
 		d.active = nil
