@@ -124,16 +124,18 @@ bench-watch: build
 # indexed by ragd, SQLite FTS5 and Bleve, RUNS times alternately: cold
 # index, peak and idle RSS, disk, warm restart, query p50/p95, save →
 # searchable, status latency while indexing; medians, ratios and growth per
-# note. SCALES="1 10 50" adds the 50× vault (~330k notes, ~830 MB).
+# note. SCALES="1 10 50" adds the 50× vault (~330k notes, ~830 MB);
+# BENCH_FLAGS passes more (e.g. -timeout 40m, -vault ../shared/vaults/obsidian-hub).
 SCALES      ?= 1 10
 RUNS        ?= 3
+BENCH_FLAGS ?=
 BENCH_CACHE ?= $(or $(TMPDIR),/tmp)/ragd-bench-vaults
 bench-scale: build
 	$(GO) build -o bin/ragd-bench ./cmd/ragd-bench
 	@if [ -d "$(VAULTS_DIR)/obsidian-hub" ] && [ -f "$(EVAL_DIR)/scifact/corpus.jsonl" ]; then \
 		./bin/ragd-bench scale -scales "$(SCALES)" -runs $(RUNS) -cache "$(BENCH_CACHE)" \
 			-hub "$(VAULTS_DIR)/obsidian-hub" -corpus "$(EVAL_DIR)/scifact/corpus.jsonl" \
-			-ragd bin/ragd -peer-bin bin/ragd-peer; \
+			-ragd bin/ragd -peer-bin bin/ragd-peer $(BENCH_FLAGS); \
 	else echo "skipping: $(VAULTS_DIR)/obsidian-hub or $(EVAL_DIR)/scifact not found"; fi
 
 # Runs every fuzz target for FUZZTIME each.
