@@ -1,5 +1,6 @@
 # ragd: `make run` builds and starts the daemon on ./ragd.toml; `make test`
-# runs vet, gofmt and the race-enabled tests.
+# runs vet, gofmt and the race-enabled tests; `make check` the static
+# checks (vet, gofmt, staticcheck, go mod tidy, proto-check).
 
 SHELL    := /bin/bash
 GO       ?= go
@@ -8,7 +9,7 @@ FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/ragd/ragd/internal/version.Version=$(VERSION)
 
-.PHONY: build run test vet bench bench-watch bench-scale eval fuzz clean models proto proto-check install uninstall
+.PHONY: build run test vet check bench bench-watch bench-scale eval fuzz clean models proto proto-check install uninstall
 
 # Where `make install` puts things. PREFIX/bin gets ragd and ragctl,
 # PREFIX/share/ragd/models the offline model (ragd looks for it there,
@@ -81,6 +82,14 @@ vet:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# Static checks, run by CI before the tests: vet and gofmt, staticcheck,
+# go.mod and go.sum as go mod tidy leaves them, and the committed plugin
+# protocol code as the .proto files generate it.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.0
+check: vet proto-check
+	$(GO) run $(STATICCHECK) ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+
 # Prints what go test prints, then one line naming the skipped tests and
 # why (internal/testsum).
 test: vet models
@@ -115,16 +124,18 @@ bench-watch: build
 # indexed by ragd, SQLite FTS5 and Bleve, RUNS times alternately: cold
 # index, peak and idle RSS, disk, warm restart, query p50/p95, save →
 # searchable, status latency while indexing; medians, ratios and growth per
-# note. SCALES="1 10 50" adds the 50× vault (~330k notes, ~830 MB).
+# note. SCALES="1 10 50" adds the 50× vault (~330k notes, ~830 MB);
+# BENCH_FLAGS passes more (e.g. -timeout 40m, -vault ../shared/vaults/obsidian-hub).
 SCALES      ?= 1 10
 RUNS        ?= 3
+BENCH_FLAGS ?=
 BENCH_CACHE ?= $(or $(TMPDIR),/tmp)/ragd-bench-vaults
 bench-scale: build
 	$(GO) build -o bin/ragd-bench ./cmd/ragd-bench
 	@if [ -d "$(VAULTS_DIR)/obsidian-hub" ] && [ -f "$(EVAL_DIR)/scifact/corpus.jsonl" ]; then \
 		./bin/ragd-bench scale -scales "$(SCALES)" -runs $(RUNS) -cache "$(BENCH_CACHE)" \
 			-hub "$(VAULTS_DIR)/obsidian-hub" -corpus "$(EVAL_DIR)/scifact/corpus.jsonl" \
-			-ragd bin/ragd -peer-bin bin/ragd-peer; \
+			-ragd bin/ragd -peer-bin bin/ragd-peer $(BENCH_FLAGS); \
 	else echo "skipping: $(VAULTS_DIR)/obsidian-hub or $(EVAL_DIR)/scifact not found"; fi
 
 # Runs every fuzz target for FUZZTIME each.

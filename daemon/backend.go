@@ -14,6 +14,9 @@ import (
 	"github.com/ragd/ragd/watch"
 )
 
+// The daemon serves every endpoint of the local API.
+var _ ipc.Backend = (*Daemon)(nil)
+
 // maxFailedListed bounds the failed files listed per vault in status.
 const maxFailedListed = 200
 
@@ -53,13 +56,16 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 		resp.Progress = progressOf(j)
 	}
 	watchers := make(map[string]*watch.Watcher)
+	type skippedPaths struct{ unreadable, special []watch.Skipped }
+	skipped := make(map[string]skippedPaths)
 	for _, vs := range d.vaults {
+		skipped[vs.cfg.Name] = skippedPaths{vs.unreadable, vs.special}
 		c := counts[vs.cfg.Name]
 		watching := vs.watching
 		if !vs.online {
 			watching = watchOffline
 		}
-		if watching == watchOn {
+		if watching == watchOn || vs.watcher != nil {
 			watchers[vs.cfg.Name] = vs.watcher
 		}
 		var held *ipc.HeldDeletions
@@ -79,11 +85,16 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	// Never say watching for a dead watcher (an unmounted file system
 	// drops its watches silently); it is replaced within rootPollInterval.
 	for i := range resp.Vaults {
-		if w := watchers[resp.Vaults[i].Name]; w == nil || !w.Alive() {
-			if resp.Vaults[i].Watching == watchOn {
-				resp.Vaults[i].Watching = watchOffline
-			}
+		v := &resp.Vaults[i]
+		w := watchers[v.Name]
+		if v.Watching == watchOn && (w == nil || !w.Alive()) {
+			v.Watching = watchOffline
 		}
+		var watched []watch.Skipped
+		if w != nil {
+			watched = w.Unreadable()
+		}
+		skippedStatus(v, skipped[v.Name].unreadable, watched, skipped[v.Name].special)
 	}
 	sort.Slice(resp.Vaults, func(i, j int) bool { return resp.Vaults[i].Name < resp.Vaults[j].Name })
 	for i := range resp.Vaults {

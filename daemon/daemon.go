@@ -51,8 +51,6 @@ type Daemon struct {
 	// startup is the start-up pass when ragd restarts on an index that has
 	// documents: queries wait for it (awaitStartup). nil on a first start.
 	startup *job
-
-	graphCache graphCache
 }
 
 type vaultState struct {
@@ -66,6 +64,8 @@ type vaultState struct {
 	watching      string
 	watcher       *watch.Watcher     // the live watcher, if any
 	held          *ipc.HeldDeletions // removals held for confirmation
+	unreadable    []watch.Skipped    // folders the last scan could not read
+	special       []watch.Skipped    // special files the last scan passed over
 }
 
 // New checks the configuration and prepares a daemon; Run starts it.

@@ -11,7 +11,7 @@ import (
 	"github.com/ragd/ragd/query/doctext"
 )
 
-// Document implements ipc.DocumentBackend: the indexed text of a file
+// Document implements ipc.DocumentReader: the indexed text of a file
 // (query/doctext), found by path, title or alias.
 func (d *Daemon) Document(ctx context.Context, req ipc.DocumentRequest) (*ipc.DocumentResponse, error) {
 	d.awaitStartup(ctx)

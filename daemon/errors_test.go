@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 	"github.com/ragd/ragd/query"
 )
 
@@ -59,31 +59,6 @@ func indexedDaemon(t *testing.T) (*Daemon, func()) {
 	return d, func() { closed = true; store.Close() }
 }
 
-// serveBackend serves b's local API on a socket and returns a client.
-func serveBackend(t *testing.T, b ipc.Backend, opts ...ipc.HandlerOption) *ipc.Client {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ragd-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "s")
-	ln, err := ipc.Listen(sock, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: ipc.NewHandler(b, slog.New(slog.DiscardHandler), opts...), ReadHeaderTimeout: 5 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	c := ipc.NewClient(sock)
-	t.Cleanup(func() {
-		c.Close()
-		srv.Close()
-		<-done
-	})
-	return c
-}
-
 // slowEmbedder answers when its context ends, with its error.
 type slowEmbedder struct{}
 
@@ -98,7 +73,7 @@ func (slowEmbedder) EmbedQuery(ctx context.Context, _ string) ([]float32, error)
 // client's callers can test with errors.Is.
 func TestStoreFailureIs500AndDeadline504(t *testing.T) {
 	d, closeStore := indexedDaemon(t)
-	c := serveBackend(t, d, ipc.WithRequestTimeout(200*time.Millisecond))
+	c := ipctest.Serve(t, d, ipc.WithRequestTimeout(200*time.Millisecond)).Client
 	ctx := t.Context()
 	resp, err := c.Search(ctx, ipc.SearchRequest{Query: "daily snapshots", K: 3})
 	if err != nil || len(resp.Results) != 1 {

@@ -27,6 +27,11 @@ func (d *Daemon) runJobs(ctx context.Context) {
 		d.active = j
 		d.mu.Unlock()
 		d.runJob(ctx, j)
+		if j.trigger != triggerWatch {
+			// The graph's consistency check walks every relation: after
+			// start-up, periodic and requested passes, not per saved note.
+			d.store.CheckGraph()
+		}
 		d.embedding.poke()
 		d.mu.Lock()
 		d.active = nil
@@ -70,7 +75,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		res.Error = "indexing paused: " + why
 		return res
 	}
-	files, err := d.scan(ctx, v.Path, v, j.paths)
+	files, rep, err := d.scan(ctx, v.Path, v, j.paths)
 	if errors.Is(err, watch.ErrRootMissing) {
 		// Never purge a vault whose root vanished (an unmounted drive):
 		// keep serving what is indexed and mark it offline.
@@ -81,7 +86,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	}
 	paths, verdict, why := j.paths, watch.Present, ""
 	if err == nil && !j.confirm {
-		files, paths, verdict, why, err = d.guardPass(ctx, name, v, j.paths, files)
+		files, rep, paths, verdict, why, err = d.guardPass(ctx, name, v, j.paths, files, rep)
 	}
 	if err != nil {
 		res.Error = err.Error()
@@ -98,6 +103,11 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		res.Error = why
 		return res
 	}
+	d.noteSkipped(vs, rep, paths == nil)
+	var unreadable []string
+	for _, u := range rep.Unreadable {
+		unreadable = append(unreadable, u.Rel)
+	}
 	stored := d.storedDocuments(name)
 	if verdict == watch.HoldDeletions {
 		d.setHeld(vs, stored-len(files), stored, why)
@@ -111,7 +121,8 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	sr, err := d.ingest.Sync(ctx, ingest.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
 		// Held removals: index what is new or changed, remove nothing.
-		KeepMissing: verdict == watch.HoldDeletions, Scopes: paths, Progress: &j.prog, Extract: d.extract,
+		KeepMissing: verdict == watch.HoldDeletions, Unreadable: unreadable,
+		Scopes: paths, Progress: &j.prog, Extract: d.extract,
 		Enrich: d.enrichFunc(), Enricher: d.enricher(),
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
@@ -145,21 +156,25 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	return res
 }
 
-// scan lists the vault's files, or only those under paths.
-func (d *Daemon) scan(ctx context.Context, root string, f watch.Filter, paths []string) ([]watch.File, error) {
+// scan lists the vault's files, or only those under paths, with the
+// folders it could not read and the special files it passed over.
+func (d *Daemon) scan(ctx context.Context, root string, f watch.Filter, paths []string) ([]watch.File, watch.Report, error) {
 	if paths == nil {
-		return watch.Scan(ctx, root, f)
+		return watch.ScanReport(ctx, root, "", f)
 	}
+	var rep watch.Report
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w: %s", watch.ErrRootMissing, root)
+		return nil, rep, fmt.Errorf("%w: %s", watch.ErrRootMissing, root)
 	}
 	var out []watch.File
 	seen := make(map[string]bool)
 	for _, p := range paths {
-		fs, err := watch.ScanPath(ctx, root, p, f)
+		fs, r, err := watch.ScanReport(ctx, root, p, f)
 		if err != nil {
-			return nil, err
+			return nil, rep, err
 		}
+		rep.Unreadable = append(rep.Unreadable, r.Unreadable...)
+		rep.Special = append(rep.Special, r.Special...)
 		for _, f := range fs {
 			if !seen[f.Rel] {
 				seen[f.Rel] = true
@@ -167,7 +182,7 @@ func (d *Daemon) scan(ctx context.Context, root string, f watch.Filter, paths []
 			}
 		}
 	}
-	return out, nil
+	return out, rep, nil
 }
 
 // scopeOf normalises a reindex path to a vault-relative scope.

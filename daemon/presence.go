@@ -20,8 +20,8 @@ import (
 // widened to the whole vault when those removals could empty the vault or
 // remove more than half of it, or while removals are held, so the verdict
 // is taken on the whole vault; files and paths are then the whole vault's.
-func (d *Daemon) guardPass(ctx context.Context, name string, v config.Vault, paths []string, files []watch.File) (
-	_ []watch.File, _ []string, _ watch.Verdict, reason string, _ error) {
+func (d *Daemon) guardPass(ctx context.Context, name string, v config.Vault, paths []string, files []watch.File, rep watch.Report) (
+	_ []watch.File, _ watch.Report, _ []string, _ watch.Verdict, reason string, _ error) {
 	stored := d.storedDocuments(name)
 	if paths != nil {
 		removals := 0
@@ -31,7 +31,7 @@ func (d *Daemon) guardPass(ctx context.Context, name string, v config.Vault, pat
 			}
 			n, err := d.store.CountUnder(name, p)
 			if err != nil {
-				return nil, nil, 0, "", err
+				return nil, rep, nil, 0, "", err
 			}
 			removals += n
 		}
@@ -39,19 +39,30 @@ func (d *Daemon) guardPass(ctx context.Context, name string, v config.Vault, pat
 		held := d.vaults[name].held != nil
 		d.mu.Unlock()
 		if removals == 0 && !held {
-			return files, paths, watch.Present, "", nil
+			return files, rep, paths, watch.Present, "", nil
 		}
 		if verdict, _ := watch.Judge(stored, max(stored-removals, 0), removals); verdict == watch.Present && !held {
-			return files, paths, watch.Present, "", nil
+			return files, rep, paths, watch.Present, "", nil
 		}
-		all, err := d.scan(ctx, v.Path, v, nil)
+		all, allRep, err := d.scan(ctx, v.Path, v, nil)
 		if err != nil {
-			return nil, nil, 0, "", err
+			return nil, rep, nil, 0, "", err
 		}
-		files, paths = all, nil
+		files, rep, paths = all, allRep, nil
 	}
+	// What is indexed under unreadable folders is kept, so it neither
+	// counts as found nor as removed.
+	kept := 0
+	for _, u := range rep.Unreadable {
+		n, err := d.store.CountUnder(name, u.Rel)
+		if err != nil {
+			return nil, rep, nil, 0, "", err
+		}
+		kept += n
+	}
+	stored -= kept
 	verdict, reason := watch.Judge(stored, len(files), stored-len(files))
-	return files, paths, verdict, reason, nil
+	return files, rep, paths, verdict, reason, nil
 }
 
 // storedDocuments counts the documents indexed from a vault, failed ones

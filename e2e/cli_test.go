@@ -188,7 +188,7 @@ func TestFreshnessAfterDowntime(t *testing.T) {
 	if err := os.Remove(filepath.Join(e.vault, "coffee", "Espresso Dialing In.md")); err != nil {
 		t.Fatal(err)
 	}
-	d = e.start("")
+	e.start("")
 	// The first search answered, as soon as ragd answers at all.
 	var resp ipc.SearchResponse
 	deadline := time.Now().Add(60 * time.Second)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,11 +40,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// goTool is the go command that runs these tests: the one go test put on
+// PATH.
 func goTool() string {
 	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
+	return "go"
 }
 
 // env is a vault, a config, a data dir and a socket in a short temp dir.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 
 	"github.com/dgraph-io/badger/v4"
@@ -16,12 +17,15 @@ import (
 // postings block and exactly its chunk and parent records, its graph
 // record's mentions and facts lie in its chunks, no record belongs to a
 // document that does not exist, the stored statistics equal
-// the sum over documents, and the in-memory postings agree with Badger. It
+// the sum over documents, the segments agree with Badger, and what is kept
+// as documents are written (per-vault counts, the graph's sizes, vector
+// backlogs) equals a recount. It
 // returns the first violation found.
 func (s *Store) Check() error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	var sum Stats
+	vaults := make(map[string]VaultCount)
 	err := s.db.View(func(txn *badger.Txn) error {
 		docs := make(map[DocID]*Document)
 		if err := iterate(txn, nsPrefix(nsDoc), true, func(k, v []byte) error {
@@ -31,6 +35,11 @@ func (s *Store) Check() error {
 			}
 			d.ID = idFromKey(k)
 			docs[d.ID] = &d
+			if d.Status == StatusOK {
+				addStats(vaults, d.Vault, Stats{Docs: 1, Chunks: int64(d.Chunks)}, 1)
+			} else {
+				addStats(vaults, d.Vault, Stats{Failed: 1}, 1)
+			}
 			return nil
 		}); err != nil {
 			return err
@@ -126,10 +135,56 @@ func (s *Store) Check() error {
 	if sum != st {
 		return fmt.Errorf("index check: stored statistics %+v differ from the documents' sum %+v", s.stats, sum)
 	}
-	if gs := s.GraphStats(); gs.Problem != "" {
+	if gs := s.CheckGraph(); gs.Problem != "" {
 		return fmt.Errorf("index check: graph: %s", gs.Problem)
 	}
-	return s.checkSegments(sum)
+	if err := s.checkSegments(sum); err != nil {
+		return err
+	}
+	return s.checkKept(vaults)
+}
+
+// checkKept compares what is kept as documents are written with a recount:
+// the per-vault counts (committed and in memory), the failed documents'
+// paths, and each vector space's backlog, which must be exactly the live
+// texts without a vector.
+func (s *Store) checkKept(vaults map[string]VaultCount) error {
+	m := s.mem
+	m.mu.RLock()
+	failed := maps.Clone(m.failed)
+	m.mu.RUnlock()
+	for id, f := range failed {
+		if d, err := s.document(id); err != nil || d == nil || d.Vault != f.vault || f.path != "" && d.Path != f.path {
+			return fmt.Errorf("index check: failed document %s is listed as %s/%s", id, f.vault, f.path)
+		}
+	}
+	v := s.view()
+	defer v.Release()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if !maps.Equal(s.vcounts, vaults) || !maps.Equal(m.counts, vaults) {
+		return fmt.Errorf("index check: per-vault counts %v (in memory %v) differ from the documents' %v", s.vcounts, m.counts, vaults)
+	}
+	for id, c := range m.covers {
+		var bad error
+		v.EachChunk(func(_ uint64, _ uint32, h uint64) bool {
+			_, have := c.have[h]
+			_, missing := c.missing[h]
+			if have == missing {
+				bad = fmt.Errorf("index check: vector space %016x: live text %016x has a vector: %v, is in the backlog: %v", id, h, have, missing)
+			}
+			return bad == nil
+		})
+		if bad != nil {
+			return bad
+		}
+		for h := range c.missing {
+			if !v.HasHash(h) {
+				return fmt.Errorf("index check: vector space %016x: backlog holds text %016x of no chunk", id, h)
+			}
+		}
+	}
+	return nil
 }
 
 // checkSegments compares the lexical segments with the stored documents:

@@ -1,5 +1,11 @@
 package index
 
+import (
+	"io"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
 // Internals the external tests (package index_test) reach for.
 
 func (s *Store) SnapshotPath(id uint64) string            { return s.snapshotPath(id) }
@@ -18,3 +24,23 @@ func SetValueLogFileSize(n int64) (restore func()) {
 
 // SetFree replaces how the store reads its disk's free space.
 func (s *Store) SetFree(f func(dir string) (uint64, error)) { s.disk.free = f }
+
+// SetSnapshotWriteHook wraps the writer snapshots are saved to until
+// restore is called.
+func SetSnapshotWriteHook(h func(io.Writer) io.Writer) (restore func()) {
+	snapshotWriteHook = h
+	return func() { snapshotWriteHook = nil }
+}
+
+// SetVectorCommitHook runs h before PutVectors commits, until restore is
+// called.
+func SetVectorCommitHook(h func()) (restore func()) {
+	vectorCommitHook = h
+	return func() { vectorCommitHook = nil }
+}
+
+// ForgetVaultCounts deletes the stored per-vault counts, as in a store
+// written before they were kept.
+func (s *Store) ForgetVaultCounts() error {
+	return s.db.Update(func(txn *badger.Txn) error { return txn.Delete(keyVaultCounts) })
+}

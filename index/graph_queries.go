@@ -70,27 +70,43 @@ func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
 	return s.mem.graph.Embedded(inScope)
 }
 
-// GraphStats returns the graph's size and the first inconsistency found
-// between the graph, the searchable documents and the graph's own indexes.
+// GraphStats returns the graph's sizes, kept as notes are written so that
+// this costs O(1), and the inconsistency the last CheckGraph found ("" if
+// none, or before the first check).
 func (s *Store) GraphStats() graph.Stats {
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	st := m.graph.Stats()
-	if st.Problem != "" {
-		return st
+	s.mem.mu.RLock()
+	st := s.mem.graph.Counts()
+	s.mem.mu.RUnlock()
+	if p := s.graphProblem.Load(); p != nil {
+		st.Problem = *p
 	}
+	return st
+}
+
+// CheckGraph walks the whole graph (graph.Graph.Check), checks that it holds
+// exactly the searchable notes, and returns its sizes counted again with the
+// first inconsistency found; GraphStats reports that inconsistency until
+// the next check. It costs a walk of every relation and note: run it when
+// the index is quiet, not per request.
+func (s *Store) CheckGraph() graph.Stats {
+	m := s.mem
 	v := s.view()
 	defer v.Release()
-	v.EachNote(func(_ segment.Ref, id uint64, _, path string) bool {
-		if !m.graph.Has(graph.DocID(id)) {
-			st.Problem = "searchable note " + path + " has no graph record"
-		}
-		return st.Problem == ""
-	})
+	m.mu.RLock()
+	st := m.graph.Check()
+	if st.Problem == "" {
+		v.EachNote(func(_ segment.Ref, id uint64, _, path string) bool {
+			if !m.graph.Has(graph.DocID(id)) {
+				st.Problem = "searchable note " + path + " has no graph record"
+			}
+			return st.Problem == ""
+		})
+	}
 	if st.Problem == "" && int64(m.graph.Len()) != v.Stats().Notes {
 		st.Problem = "graph holds notes that are not searchable"
 	}
+	m.mu.RUnlock()
+	s.graphProblem.Store(&st.Problem)
 	return st
 }
 

@@ -17,16 +17,19 @@ type BM25 = segment.Params
 var DefaultBM25 = segment.DefaultParams
 
 // memIndex is what the store keeps in memory beside the segments: the
-// entity graph, the failed documents and a change counter.
+// entity graph, the failed documents, the per-vault counts (counts.go) and
+// the vector spaces' backlogs (vectors_cover.go).
 type memIndex struct {
 	mu     sync.RWMutex
 	graph  *graph.Graph
-	failed map[DocID]string // failed documents → vault
-	gen    uint64           // bumped by every applied change
+	failed map[DocID]failedDoc
+	counts map[string]VaultCount // as of the last applied commit
+	covers coverSet
 }
 
 func newMemIndex() *memIndex {
-	return &memIndex{graph: graph.New(), failed: make(map[DocID]string)}
+	return &memIndex{graph: graph.New(), failed: make(map[DocID]failedDoc), counts: make(map[string]VaultCount),
+		covers: make(coverSet)}
 }
 
 // Hit is one lexical or vector result with the citation of its chunk.

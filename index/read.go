@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
-
-	"github.com/ragd/ragd/index/segment"
 )
 
 // Chunks loads the records of the given chunks, in order. A chunk that no
@@ -154,37 +152,6 @@ func (s *Store) Stats() Stats {
 	return s.stats
 }
 
-// VaultCount is the per-vault tally shown by status.
-type VaultCount struct {
-	Documents int
-	Chunks    int
-	Failed    int
-}
-
-// Counts tallies documents, searchable chunks and failed files per vault,
-// from memory.
-func (s *Store) Counts() (map[string]VaultCount, error) {
-	out := make(map[string]VaultCount)
-	v := s.view()
-	v.EachNote(func(r segment.Ref, _ uint64, vault, _ string) bool {
-		c := out[vault]
-		c.Documents++
-		c.Chunks += v.ChunkCount(r)
-		out[strings.Clone(vault)] = c
-		return true
-	})
-	v.Release()
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	for _, vault := range m.failed {
-		c := out[vault]
-		c.Failed++
-		out[vault] = c
-	}
-	return out, nil
-}
-
 // Vaults lists the names of the vaults that have documents in the store.
 func (s *Store) Vaults() ([]string, error) {
 	var out []string
@@ -220,46 +187,6 @@ func (s *Store) DropVault(vault string) (int, error) {
 	return len(ops), s.Apply(ops)
 }
 
-// Generation changes whenever committed changes reach memory; callers cache
-// derived summaries against it.
-func (s *Store) Generation() uint64 {
-	s.mem.mu.RLock()
-	defer s.mem.mu.RUnlock()
-	return s.mem.gen
-}
-
-// FailedDocuments returns up to limit skipped files of vault, sorted by
-// path, reading only their records.
-func (s *Store) FailedDocuments(vault string, limit int) ([]Document, error) {
-	m := s.mem
-	m.mu.RLock()
-	var ids []DocID
-	for id, v := range m.failed {
-		if v == vault {
-			ids = append(ids, id)
-		}
-	}
-	m.mu.RUnlock()
-	var out []Document
-	err := s.db.View(func(txn *badger.Txn) error {
-		for _, id := range ids {
-			d, err := getDoc(txn, id)
-			if err != nil {
-				return err
-			}
-			if d != nil && d.Status == StatusFailed {
-				out = append(out, *d)
-			}
-		}
-		return nil
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out, err
-}
-
 // CountUnder counts the stored documents of vault (all statuses) at or
 // under the vault-relative scope ("" = the whole vault), reading only their
 // path keys.
@@ -276,4 +203,15 @@ func (s *Store) CountUnder(vault, scope string) (int, error) {
 		})
 	})
 	return n, err
+}
+
+// document reads the record of document id (nil if there is none).
+func (s *Store) document(id DocID) (*Document, error) {
+	var d *Document
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		d, err = getDoc(txn, id)
+		return err
+	})
+	return d, err
 }

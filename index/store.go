@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -69,19 +70,24 @@ type Options struct {
 // graph and vector indexes.
 //
 // Locks, in the order they are taken (a lock is never taken while a later
-// one is held):
+// one is held), and none of them held by a search across I/O:
 //
 //  1. wmu (Store) — one document writer at a time (Apply, DropVault, Check,
-//     Close); guards stats. Held across the Badger commit of a batch.
-//  2. vecs.mu (vectorState, RW) — the vector spaces; writers are
-//     UseEmbedder, PutVectors, CollectVectors and SaveVectorSnapshots.
-//     wmu and vecs.mu are never held together.
-//  3. mem.mu (memIndex, RW) — the postings, chunk slots, document
-//     summaries, failed documents, content-hash map and the entity graph
-//     (index/graph). Always innermost: taken alone by queries, after wmu by
-//     Apply (once its transaction committed), after vecs.mu by the vector
-//     side, and (but for the load at open) never held while Badger or a
-//     file is read or written.
+//     Close); guards stats and vcounts. Held across the Badger commit of a
+//     batch; searches never take it.
+//  2. vecs.wmu (vectorState) — one vector writer at a time (UseEmbedder,
+//     PutVectors, CollectVectors, SaveVectorSnapshots, swaps). Held across
+//     their Badger commits and snapshot files; searches never take it.
+//  3. vecs.mu (vectorState, RW) — which vector spaces are loaded and their
+//     fields; held shared by vector searches, exclusively only to swap a
+//     pointer, never across I/O. A space's vector.Index has locks of its
+//     own and is safe beside searches, also while it is being saved.
+//  4. mem.mu (memIndex, RW) — the entity graph (index/graph), failed
+//     documents, per-vault counts and vector backlogs. Taken after a
+//     transaction has committed, and (but for the load at open) never held
+//     while Badger or a file is read or written.
+//
+// The segment set (lex) has its own lock, taken alone or innermost.
 type Store struct {
 	dir      string
 	db       *badger.DB
@@ -93,13 +99,16 @@ type Store struct {
 	params   BM25
 	fields   Fields
 	an       *analyze.Analyzer
-	wmu      sync.Mutex    // one writer at a time; guards stats
+	wmu      sync.Mutex    // one writer at a time; guards stats and vcounts
 	stopGC   chan struct{} // closed by Close: ends collectGarbage
 	stopOnce sync.Once
 	gcDone   sync.WaitGroup
 	stats    Stats
+	vcounts  map[string]VaultCount // per-vault counts as committed (counts.go)
 	vecs     vectorState
 	disk     diskSpace
+	// graphProblem is what the last CheckGraph found.
+	graphProblem atomic.Pointer[string]
 
 	// Rebuilt reports that the store was emptied at open because its schema
 	// or analyzer version differed; every vault is indexed again.
@@ -291,12 +300,28 @@ func (s *Store) load() error {
 		} else if !errors.Is(err, badger.ErrKeyNotFound) {
 			return err
 		}
+		counts, found, err := readVaultCounts(txn)
+		if err != nil {
+			return fmt.Errorf("index: vault counts: %w", err)
+		}
+		if found {
+			s.vcounts, m.counts = counts, maps.Clone(counts)
+		}
 		if err := iterate(txn, nsPrefix(nsFailed), true, func(k, val []byte) error {
-			m.failed[idFromKey(k)] = string(val)
+			f := parseFailed(val)
+			m.failed[idFromKey(k)] = f
+			if !found {
+				addStats(counts, f.vault, Stats{Failed: 1}, 1)
+			}
 			return nil
 		}); err != nil {
 			return err
 		}
+		defer func() {
+			if !found { // a store written before the counts were kept
+				s.vcounts, m.counts = counts, maps.Clone(counts)
+			}
+		}()
 		return iterate(txn, nsPrefix(nsGraph), true, func(k, val []byte) error {
 			id := idFromKey(k)
 			r, ok := v.Find(uint64(id))
@@ -309,6 +334,9 @@ func (s *Store) load() error {
 			}
 			in := v.Info(r, false)
 			m.graph.Add(graph.DocID(id), in.Vault, in.Path, in.Title, v.ChunkCount(r), &g)
+			if !found {
+				addStats(counts, in.Vault, Stats{Docs: 1, Chunks: int64(v.ChunkCount(r))}, 1)
+			}
 			return nil
 		})
 	})

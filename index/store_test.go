@@ -162,3 +162,32 @@ func TestRuns(t *testing.T) {
 		t.Fatalf("order: %s", runs)
 	}
 }
+
+// Per-vault counts are stored as documents are written and read back at
+// open; a store written before they were kept counts them once at open.
+func TestVaultCountsSurviveReopen(t *testing.T) {
+	data := t.TempDir()
+	s := indextest.Open(t, data)
+	indextest.Sync(t, s, "a", indextest.WriteVault(t, t.TempDir(), indextest.SampleVault))
+	indextest.Sync(t, s, "b", indextest.WriteVault(t, t.TempDir(), map[string]string{"x.md": "# X\n\nfine\n", "empty.md": " \n"}))
+	want, _ := s.Counts()
+	if want["a"] != (index.VaultCount{Documents: 4, Chunks: want["a"].Chunks}) || want["b"].Failed != 1 || want["b"].Documents != 1 {
+		t.Fatalf("counts = %+v", want)
+	}
+	for _, forget := range []bool{false, true} {
+		if forget {
+			if err := s.ForgetVaultCounts(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Close()
+		s = indextest.Open(t, data)
+		if got, _ := s.Counts(); !reflect.DeepEqual(got, want) {
+			t.Errorf("forgotten %v: after reopen %+v, want %+v", forget, got, want)
+		}
+		if err := s.Check(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+}

@@ -29,7 +29,9 @@ import (
 //
 // Each loaded space is served from an in-memory vector.Index; a snapshot of
 // it is saved next to the store on Close and reconciled with the stored
-// keys at load (vectors_snapshot.go).
+// keys at load (vectors_snapshot.go). Its backlog — live chunk texts without
+// a vector — is kept as documents and vectors are written
+// (vectors_cover.go).
 const nsVector = 'v'
 
 var keyVectorMeta = []byte("m/vectors")
@@ -74,20 +76,29 @@ func decodeVector(b []byte) ([]float32, error) {
 	return v, nil
 }
 
-// space is one embedding space loaded in memory.
+// space is one embedding space loaded in memory. id and sig never change;
+// dims and idx are set once, with the first vector, under vecs.mu; note is
+// guarded by vecs.mu, dirty by vecs.wmu, and cov by memIndex.mu.
 type space struct {
 	id   uint64
 	sig  string
 	dims int
 	idx  vector.Index
-	have map[uint64]struct{} // hashes with a vector in idx
-	note string              // how it was loaded, for status
+	cov  *cover // which texts have a vector in idx, which live ones lack one
+	note string // how it was loaded, for status
 	// dirty is set when idx changed since its snapshot was written.
 	dirty bool
 }
 
 // vectorState is the store's vector side.
 type vectorState struct {
+	// wmu serialises the vector writers (UseEmbedder, PutVectors,
+	// CollectVectors, SaveVectorSnapshots, swaps) and is held across their
+	// Badger and file I/O. Searches never take it.
+	wmu sync.Mutex
+	// mu guards active, building and meta, which change only with wmu held
+	// too (so a writer reads them under wmu alone), and is held only to
+	// read or swap them, never across I/O.
 	mu       sync.RWMutex
 	active   *space
 	building *space
@@ -113,9 +124,24 @@ func (s *Store) readVectorMeta() (vectorMeta, error) {
 	return m, err
 }
 
-func (s *Store) writeVectorMeta(txn *badger.Txn, m vectorMeta) error {
+func (s *Store) writeVectorMeta(m vectorMeta) error {
 	b, _ := json.Marshal(m)
-	return txn.Set(keyVectorMeta, b)
+	return s.update(int64(len(b)), func(txn *badger.Txn) error { return txn.Set(keyVectorMeta, b) })
+}
+
+// setSpaces publishes the spaces and meta (vecs.wmu held) and stops keeping
+// the backlog of a space that is no longer loaded.
+func (s *Store) setSpaces(active, building *space, meta vectorMeta) {
+	v := &s.vecs
+	v.mu.Lock()
+	old := []*space{v.active, v.building}
+	v.active, v.building, v.meta = active, building, meta
+	v.mu.Unlock()
+	for _, sp := range old {
+		if sp != nil && sp != active && sp != building {
+			s.mem.uncover(sp.id)
+		}
+	}
 }
 
 // UseEmbedder tells the store which embedding space the configured embedder
@@ -127,30 +153,27 @@ func (s *Store) writeVectorMeta(txn *badger.Txn, m vectorMeta) error {
 // nothing and builds nothing: only a previously active space is loaded.
 func (s *Store) UseEmbedder(signature string, dims int) error {
 	v := &s.vecs
-	v.mu.Lock()
-	defer v.mu.Unlock()
+	v.wmu.Lock()
+	defer v.wmu.Unlock()
 	meta, err := s.readVectorMeta()
 	if err != nil {
 		return fmt.Errorf("index: vector meta: %w", err)
 	}
-	v.meta = meta
 	if meta.Active == "" && signature != "" {
 		meta.Active = signature
-		if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+		if err := s.writeVectorMeta(meta); err != nil {
 			return err
 		}
-		v.meta = meta
 	}
-	if meta.Active != "" && (v.active == nil || v.active.sig != meta.Active) {
+	active, building := v.active, v.building
+	if meta.Active != "" && (active == nil || active.sig != meta.Active) {
 		d := dims
 		if meta.Active != signature {
 			d = 0 // learned from the stored vectors
 		}
-		sp, err := s.loadSpace(meta.Active, d)
-		if err != nil {
+		if active, err = s.loadSpace(meta.Active, d); err != nil {
 			return err
 		}
-		v.active = sp
 	}
 	if signature == "" || signature == meta.Active {
 		if meta.Building != "" {
@@ -159,12 +182,11 @@ func (s *Store) UseEmbedder(signature string, dims int) error {
 				return err
 			}
 			meta.Building = ""
-			if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+			if err := s.writeVectorMeta(meta); err != nil {
 				return err
 			}
-			v.meta = meta
 		}
-		v.building = nil
+		s.setSpaces(active, nil, meta)
 		return nil
 	}
 	if meta.Building != "" && meta.Building != signature {
@@ -173,21 +195,21 @@ func (s *Store) UseEmbedder(signature string, dims int) error {
 		}
 	}
 	meta.Building = signature
-	if err := s.update(0, func(txn *badger.Txn) error { return s.writeVectorMeta(txn, meta) }); err != nil {
+	if err := s.writeVectorMeta(meta); err != nil {
 		return err
 	}
-	v.meta = meta
-	sp, err := s.loadSpace(signature, dims)
-	if err != nil {
-		return err
+	if building == nil || building.sig != signature {
+		if building, err = s.loadSpace(signature, dims); err != nil {
+			return err
+		}
 	}
-	v.building = sp
+	s.setSpaces(active, building, meta)
 	return s.swapIfComplete()
 }
 
 // swapIfComplete swaps in the space being built when every live chunk has
 // a vector in it — also when deletes, not new vectors, completed it.
-// Callers hold vecs.mu.
+// Callers hold vecs.wmu.
 func (s *Store) swapIfComplete() error {
 	if sp := s.vecs.building; sp != nil && s.complete(sp) {
 		return s.swapLocked()
@@ -195,7 +217,8 @@ func (s *Store) swapIfComplete() error {
 	return nil
 }
 
-// dropSpace deletes a space's stored vectors and snapshot.
+// dropSpace deletes a space's stored vectors and snapshot. Callers hold
+// vecs.wmu.
 func (s *Store) dropSpace(sig string) error {
 	id := SpaceID(sig)
 	s.removeSnapshot(id)
@@ -212,51 +235,62 @@ type PendingChunk struct {
 	Ref  ChunkRef
 }
 
+// target is the space being filled: the one being built after a signature
+// change (building is then true), else the active one (nil if none).
+func (v *vectorState) target() (sp *space, building bool) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	if v.building != nil {
+		return v.building, true
+	}
+	return v.active, false
+}
+
 // PendingVectors returns up to limit chunks (one per distinct text) that
 // still need a vector in the target space — the space being built after a
 // signature change, else the active one — with that space's signature.
-// total counts all of them.
+// total counts all of them. It costs O(limit): the backlog is kept as
+// documents and vectors are written.
 func (s *Store) PendingVectors(limit int) (sig string, out []PendingChunk, total int) {
 	v := &s.vecs
-	v.mu.RLock()
-	target := v.building
+	target, building := v.target()
 	if target == nil {
-		target = v.active
-	}
-	if target == nil {
-		v.mu.RUnlock()
 		return "", nil, 0
 	}
-	sig = target.sig
-	have := target.have
-	lv := s.view()
-	seen := make(map[uint64]bool)
-	lv.EachChunk(func(id uint64, ord uint32, h uint64) bool {
-		if _, ok := have[h]; ok || seen[h] {
-			return true
+	m := s.mem
+	m.mu.RLock()
+	total = len(target.cov.missing)
+	var hashes []uint64
+	for h := range target.cov.missing {
+		if len(hashes) >= limit {
+			break
 		}
-		seen[h] = true
-		total++
-		if len(out) < limit {
-			out = append(out, PendingChunk{Hash: h, Ref: ChunkRef{Doc: DocID(id), Ord: ord}})
-		}
-		return true
-	})
-	lv.Release()
-	building := v.building != nil
-	v.mu.RUnlock()
-	if total == 0 && building {
-		// Deletes may have completed the new space: nothing is left to
-		// embed, so it takes over now.
-		v.mu.Lock()
-		if err := s.swapIfComplete(); err != nil {
-			s.log.Warn("could not swap vector spaces", "err", err)
-		}
-		sig = ""
-		if sp := v.active; sp != nil {
-			sig = sp.sig
-		}
-		v.mu.Unlock()
+		hashes = append(hashes, h)
 	}
-	return sig, out, total
+	m.mu.RUnlock()
+	lv := s.view()
+	for _, h := range hashes {
+		found := false
+		lv.ChunksByHash(h, func(id uint64, ord uint32) {
+			if !found {
+				found = true
+				out = append(out, PendingChunk{Hash: h, Ref: ChunkRef{Doc: DocID(id), Ord: ord}})
+			}
+		})
+	}
+	lv.Release()
+	if total > 0 || !building {
+		return target.sig, out, total
+	}
+	// Deletes may have completed the new space: nothing is left to embed,
+	// so it takes over now.
+	v.wmu.Lock()
+	defer v.wmu.Unlock()
+	if err := s.swapIfComplete(); err != nil {
+		s.log.Warn("could not swap vector spaces", "err", err)
+	}
+	if t, _ := v.target(); t != nil {
+		return t.sig, nil, 0
+	}
+	return "", nil, 0
 }

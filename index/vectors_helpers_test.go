@@ -89,6 +89,9 @@ func syncV(t testing.TB, s *index.Store, dir string, files map[string]string) in
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Check(); err != nil { // the backlog followed the writes
+		t.Fatal(err)
+	}
 	return res
 }
 
@@ -165,6 +168,9 @@ func embedPending(t testing.TB, s *index.Store, n int, embed func(string) []floa
 	}
 	swapped, err := s.PutVectors(sig, hashes, vecs)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil { // the backlog followed the vectors
 		t.Fatal(err)
 	}
 	return len(hashes), swapped

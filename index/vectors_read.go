@@ -157,22 +157,34 @@ type VectorStats struct {
 	Index string
 }
 
-// VectorStats reports the vector side.
+// VectorStats reports the vector side. It costs O(1): the backlog is kept
+// as documents and vectors are written.
 func (s *Store) VectorStats() VectorStats {
-	_, _, pending := s.PendingVectors(0)
 	v := &s.vecs
 	v.mu.RLock()
-	defer v.mu.RUnlock()
-	st := VectorStats{Pending: pending}
-	if sp := v.active; sp != nil {
-		st.Active, st.Vectors, st.Dims, st.Note = sp.sig, len(sp.have), sp.dims, sp.note
+	active, building := v.active, v.building
+	var st VectorStats
+	if sp := active; sp != nil {
+		st.Active, st.Dims, st.Note = sp.sig, sp.dims, sp.note
 		st.Index = "exact"
 		if g, ok := sp.idx.(interface{ IsGraph() bool }); ok && g.IsGraph() {
 			st.Index = "hnsw"
 		}
 	}
-	if sp := v.building; sp != nil {
-		st.Building, st.Built = sp.sig, len(sp.have)
+	if building != nil {
+		st.Building = building.sig
+	}
+	v.mu.RUnlock()
+	m := s.mem
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if active != nil {
+		st.Vectors = len(active.cov.have)
+		st.Pending = len(active.cov.missing)
+	}
+	if building != nil {
+		st.Built = len(building.cov.have)
+		st.Pending = len(building.cov.missing)
 	}
 	return st
 }

@@ -69,11 +69,12 @@ func (s *Store) readVectors(id uint64, hashes []uint64) ([][]float32, error) {
 }
 
 // loadSpace loads the space of sig: from its snapshot, caught up with
-// Badger, or rebuilt from Badger. dims is 0 when unknown until a vector is
-// seen.
+// Badger, or rebuilt from Badger, and starts keeping its backlog. dims is 0
+// when unknown until a vector is seen. Callers hold vecs.wmu.
 func (s *Store) loadSpace(sig string, dims int) (*space, error) {
 	id := SpaceID(sig)
-	sp := &space{id: id, sig: sig, dims: dims, have: make(map[uint64]struct{})}
+	sp := &space{id: id, sig: sig, dims: dims}
+	have := make(map[uint64]struct{})
 	stored, err := s.storedHashes(id)
 	if err != nil {
 		return nil, fmt.Errorf("index: list vectors: %w", err)
@@ -84,13 +85,13 @@ func (s *Store) loadSpace(sig string, dims int) (*space, error) {
 		sp.idx, sp.dims = idx, idx.Dims()
 		add, del := diffSorted(stored, keys)
 		for _, h := range keys {
-			sp.have[h] = struct{}{}
+			have[h] = struct{}{}
 		}
 		for _, h := range del {
 			sp.idx.Delete(h)
-			delete(sp.have, h)
+			delete(have, h)
 		}
-		if err := s.addStored(sp, add); err != nil {
+		if err := s.addStored(sp, have, add); err != nil {
 			return nil, err
 		}
 		if len(add)+len(del) > 0 {
@@ -104,7 +105,7 @@ func (s *Store) loadSpace(sig string, dims int) (*space, error) {
 		if dims > 0 {
 			sp.idx = newVectorIndex(dims)
 		}
-		if err := s.addStored(sp, stored); err != nil {
+		if err := s.addStored(sp, have, stored); err != nil {
 			return nil, err
 		}
 		if len(stored) > 0 {
@@ -113,11 +114,13 @@ func (s *Store) loadSpace(sig string, dims int) (*space, error) {
 			s.log.Warn("vector index rebuilt from the store", "vectors", len(stored), "reason", snapErr)
 		}
 	}
+	sp.cov = s.cover(id, have)
 	return sp, nil
 }
 
-// addStored reads the given hashes' vectors from Badger into sp.
-func (s *Store) addStored(sp *space, hashes []uint64) error {
+// addStored reads the given hashes' vectors from Badger into sp, whose
+// hashes are have.
+func (s *Store) addStored(sp *space, have map[uint64]struct{}, hashes []uint64) error {
 	for len(hashes) > 0 {
 		batch := hashes[:min(len(hashes), 4096)]
 		hashes = hashes[len(batch):]
@@ -137,7 +140,7 @@ func (s *Store) addStored(sp *space, hashes []uint64) error {
 				return fmt.Errorf("index: stored vector has %d dimensions, the space %d", len(v), sp.dims)
 			}
 			sp.idx.Add(batch[i], v)
-			sp.have[batch[i]] = struct{}{}
+			have[batch[i]] = struct{}{}
 		}
 	}
 	return nil
@@ -205,12 +208,17 @@ func (s *Store) readSnapshot(id uint64) (vector.Index, []uint64, error) {
 	return idx, keys, nil
 }
 
+// snapshotWriteHook, if set (by tests), wraps the writer a space's index is
+// saved to.
+var snapshotWriteHook func(io.Writer) io.Writer
+
 // SaveVectorSnapshots writes the snapshot of every loaded space that
 // changed since its last one (atomically: temp file, fsync, rename).
+// Searches go on while it writes; vector writers wait.
 func (s *Store) SaveVectorSnapshots() error {
 	v := &s.vecs
-	v.mu.Lock()
-	defer v.mu.Unlock()
+	v.wmu.Lock()
+	defer v.wmu.Unlock()
 	var errs []error
 	for _, sp := range []*space{v.active, v.building} {
 		if sp == nil || sp.idx == nil || !sp.dirty {
@@ -225,6 +233,8 @@ func (s *Store) SaveVectorSnapshots() error {
 	return errors.Join(errs...)
 }
 
+// writeSnapshot writes sp's snapshot. Callers hold vecs.wmu, so sp's index
+// and its vectors do not change meanwhile.
 func (s *Store) writeSnapshot(sp *space) error {
 	p := s.snapshotPath(sp.id)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -236,10 +246,12 @@ func (s *Store) writeSnapshot(sp *space) error {
 	}
 	defer os.Remove(f.Name())
 	w := bufio.NewWriterSize(f, 1<<20)
-	keys := make([]uint64, 0, len(sp.have))
-	for h := range sp.have {
+	s.mem.mu.RLock()
+	keys := make([]uint64, 0, len(sp.cov.have))
+	for h := range sp.cov.have {
 		keys = append(keys, h)
 	}
+	s.mem.mu.RUnlock()
 	slices.Sort(keys)
 	head := make([]byte, 24, 24+8*len(keys)+4)
 	copy(head, snapshotMagic)
@@ -253,7 +265,11 @@ func (s *Store) writeSnapshot(sp *space) error {
 		f.Close()
 		return err
 	}
-	if err := sp.idx.Save(w); err != nil {
+	var iw io.Writer = w
+	if snapshotWriteHook != nil {
+		iw = snapshotWriteHook(w)
+	}
+	if err := sp.idx.Save(iw); err != nil {
 		f.Close()
 		return err
 	}

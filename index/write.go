@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -70,7 +71,10 @@ func (s *Store) Apply(ops []Op) error {
 	defer func() { txn.Discard() }()
 	var pending []change
 	var size, count int64
-	stats := s.stats
+	stats, vcounts := s.stats, maps.Clone(s.vcounts)
+	if vcounts == nil {
+		vcounts = make(map[string]VaultCount)
+	}
 	commit := func() error {
 		if err := s.disk.check(size); err != nil {
 			return err
@@ -78,6 +82,10 @@ func (s *Store) Apply(ops []Op) error {
 		b, _ := json.Marshal(stats)
 		if err := txn.Set(keyStats, b); err != nil {
 			return fmt.Errorf("index: stats: %w", err)
+		}
+		b, _ = json.Marshal(vcounts)
+		if err := txn.Set(keyVaultCounts, b); err != nil {
+			return fmt.Errorf("index: vault counts: %w", err)
 		}
 		ids := make([]DocID, len(pending))
 		for i, ch := range pending {
@@ -90,8 +98,9 @@ func (s *Store) Apply(ops []Op) error {
 			return fmt.Errorf("index: commit: %w", err)
 		}
 		s.seq++
-		s.stats = stats
-		s.applyMem(pending, s.seq)
+		s.stats, s.vcounts = stats, vcounts
+		s.applyMem(pending, s.seq, maps.Clone(vcounts))
+		vcounts = maps.Clone(vcounts)
 		pending, size, count = pending[:0], 0, 0
 		txn = s.db.NewTransaction(true)
 		return nil
@@ -135,6 +144,8 @@ func (s *Store) Apply(ops []Op) error {
 		size, count = size+sz, count+n
 		stats.add(oldStats(ch), -1)
 		stats.add(ch.put.stats(), 1)
+		addStats(vcounts, ch.vault, oldStats(ch), -1)
+		addStats(vcounts, ch.vault, ch.put.stats(), 1)
 		pending = append(pending, ch)
 	}
 	if len(pending) == 0 {
@@ -219,7 +230,7 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	copy(idb[:], docKey(id)[2:])
 	ents = append(ents, entry{key: pathKey(vault, path), val: idb[:]}, entry{key: docKey(id), val: p.enc.doc})
 	if p.Doc.Status != StatusOK {
-		ents = append(ents, entry{key: failedKey(id), val: []byte(vault)})
+		ents = append(ents, entry{key: failedKey(id), val: failedValue(vault, path)})
 		return ents, ch, nil
 	}
 	for i := range p.Chunks {
@@ -283,13 +294,29 @@ func getDoc(txn *badger.Txn, id DocID) (*Document, error) {
 }
 
 // applyMem brings memory in line with a committed transaction, sequence
-// number seq: the graph and failed documents, then the segments.
-func (s *Store) applyMem(chs []change, seq uint64) {
+// number seq, after which the vaults count counts: the graph, failed
+// documents and counts, then the segments, then the vector backlogs.
+func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount) {
 	var dels []uint64
 	var puts []*segment.Note
+	var gone, added []uint64 // chunk texts removed and written
+	v := s.view()
+	for _, ch := range chs {
+		if !ch.oldOK {
+			continue
+		}
+		if r, ok := v.Find(uint64(ch.id)); ok {
+			for ord := range v.ChunkCount(r) {
+				if c, ok := v.Chunk(r, uint32(ord)); ok {
+					gone = append(gone, c.Hash)
+				}
+			}
+		}
+	}
+	v.Release()
 	m := s.mem
 	m.mu.Lock()
-	m.gen++
+	m.counts = counts
 	for _, ch := range chs {
 		if ch.oldOK {
 			m.graph.Remove(graph.DocID(ch.id))
@@ -300,13 +327,17 @@ func (s *Store) applyMem(chs []change, seq uint64) {
 		case p == nil:
 			dels = append(dels, uint64(ch.id))
 		case p.Doc.Status != StatusOK:
-			m.failed[ch.id] = ch.vault
+			m.failed[ch.id] = failedDoc{ch.vault, ch.path}
 			dels = append(dels, uint64(ch.id))
 		default:
 			m.graph.Add(graph.DocID(ch.id), ch.vault, ch.path, p.Doc.Title, len(p.Chunks), &p.graph)
 			puts = append(puts, p.note)
+			for _, c := range p.note.Chunks {
+				added = append(added, c.Hash)
+			}
 		}
 	}
 	m.mu.Unlock()
 	s.lex.Apply(seq, dels, puts)
+	s.coverChanges(gone, added)
 }

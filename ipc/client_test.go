@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 // headerLog records the protocol header of every request.
@@ -32,23 +33,8 @@ func (l *headerLog) wrap(h http.Handler) http.Handler {
 	})
 }
 
-// serve runs h on a real http.Server on ipc.Listen's listener and returns
-// the socket path; everything is shut down when the test ends.
-func serve(t *testing.T, h http.Handler) string {
-	t.Helper()
-	sock := filepath.Join(shortDir(t), "ragd.sock")
-	ln := listen(t, sock)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		srv.Close()
-		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return sock
-}
+// serve runs h on ipc.Listen's listener and returns the socket path.
+func serve(t *testing.T, h http.Handler) string { return ipctest.ServeHTTP(t, h).Socket }
 
 func newClient(t *testing.T, sock string) *ipc.Client {
 	c := ipc.NewClient(sock)
@@ -195,7 +181,7 @@ func TestClientNotRunning(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sock := filepath.Join(shortDir(t), "ragd.sock")
+			sock := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 			tt.setup(t, sock)
 			c := newClient(t, sock)
 			ctx := testContext(t)

@@ -46,11 +46,6 @@ type DocumentResponse struct {
 	Stale bool `json:"stale,omitempty"`
 }
 
-// DocumentBackend serves /v1/document. A backend without it answers 404.
-type DocumentBackend interface {
-	Document(ctx context.Context, req DocumentRequest) (*DocumentResponse, error)
-}
-
 func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 	var req DocumentRequest
 	if err := decodeJSON(r.Body, &req); err != nil {
@@ -69,9 +64,8 @@ func (h *handler) document(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, BadRequest("line_end %d is before line_start %d", req.LineEnd, req.LineStart))
 		return
 	}
-	db, ok := h.b.(DocumentBackend)
+	db, ok := backendFor[DocumentReader](h, w, r)
 	if !ok {
-		h.fail(w, r, NotFound("this ragd does not serve documents"))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)

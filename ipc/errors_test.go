@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 // Errors keep their kind across the socket: the handler maps them to a
@@ -116,7 +117,7 @@ func TestClientNewerDaemon(t *testing.T) {
 
 // Nothing on the socket is ErrUnavailable too.
 func TestNotRunningIsUnavailable(t *testing.T) {
-	c := newClient(t, shortDir(t)+"/none.sock")
+	c := newClient(t, ipctest.ShortDir(t)+"/none.sock")
 	if _, err := c.Status(testContext(t)); !errors.Is(err, ipc.ErrUnavailable) {
 		t.Errorf("%v is not ErrUnavailable", err)
 	}

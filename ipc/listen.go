@@ -85,6 +85,6 @@ func (l *credListener) Accept() (net.Conn, error) {
 			c.Close()
 			continue
 		}
-		return c, nil
+		return jsonErrorConn{c}, nil
 	}
 }

@@ -14,20 +14,8 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
-
-// shortDir returns a fresh directory with a short path: t.TempDir's paths
-// include the test name and can exceed the ~108-byte limit of a Unix
-// socket address.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ragd-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
 
 // syncBuffer is a bytes.Buffer safe for a logger used from several
 // goroutines.
@@ -59,7 +47,7 @@ func listen(t *testing.T, path string) net.Listener {
 }
 
 func TestListenModes(t *testing.T) {
-	dir := filepath.Join(shortDir(t), "run", "ragd")
+	dir := filepath.Join(ipctest.ShortDir(t), "run", "ragd")
 	sock := filepath.Join(dir, "ragd.sock")
 	ln := listen(t, sock)
 
@@ -94,7 +82,7 @@ func TestListenModes(t *testing.T) {
 }
 
 func TestListenInUse(t *testing.T) {
-	sock := filepath.Join(shortDir(t), "ragd.sock")
+	sock := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 	ln := listen(t, sock)
 
 	ln2, err := ipc.Listen(sock, discardLogger())
@@ -123,7 +111,7 @@ func TestListenInUse(t *testing.T) {
 }
 
 func TestListenRemovesStaleSocket(t *testing.T) {
-	sock := filepath.Join(shortDir(t), "ragd.sock")
+	sock := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 	old, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +165,7 @@ func TestListenRefusesNonSocket(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(shortDir(t), "ragd.sock")
+			path := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 			tt.make(t, path)
 			before, err := os.Lstat(path)
 			if err != nil {
@@ -211,7 +199,7 @@ func TestListenRefusesNonSocket(t *testing.T) {
 // TestListenAcceptsSameUser checks the peer-credential guard lets the
 // daemon's own user in. (Refusing another uid needs a second user.)
 func TestListenAcceptsSameUser(t *testing.T) {
-	sock := filepath.Join(shortDir(t), "ragd.sock")
+	sock := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 	ln := listen(t, sock)
 	for range 3 {
 		pingPong(t, ln, sock)

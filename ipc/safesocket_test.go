@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragd/ragd/internal/otheruser"
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 // needOtherUser skips t unless the test can act as a second local user.
@@ -37,7 +38,7 @@ func TestListenRefusesUnsafeDirectory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(shortDir(t), "ragd-squat")
+			dir := filepath.Join(ipctest.ShortDir(t), "ragd-squat")
 			if tt.otherUser {
 				needOtherUser(t)
 				if err := otheruser.Mkdir(dir, otheruser.UID, tt.mode); err != nil {
@@ -97,7 +98,7 @@ func TestClientRefusesForeignListener(t *testing.T) {
 		t.Fatal(err)
 	}
 	im := startImpostor(t, filepath.Join(staging, "ragd.sock"))
-	sock := filepath.Join(shortDir(t), "ragd.sock")
+	sock := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 	if err := os.Rename(filepath.Join(staging, "ragd.sock"), sock); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestClientRefusesForeignListener(t *testing.T) {
 // own directory (root could put it there) is refused without dialling.
 func TestClientRefusesForeignSocketFile(t *testing.T) {
 	needOtherUser(t)
-	sock := filepath.Join(shortDir(t), "ragd.sock")
+	sock := filepath.Join(ipctest.ShortDir(t), "ragd.sock")
 	ln := listen(t, sock)
 	_ = ln
 	if err := os.Lchown(sock, otheruser.UID, otheruser.UID); err != nil {
@@ -133,7 +134,7 @@ func TestClientRefusesForeignSocketFile(t *testing.T) {
 // TestClientRefusesDirectoryWritableByOthers needs no second user: our own
 // directory with mode 0777 lets anyone swap the socket.
 func TestClientRefusesDirectoryWritableByOthers(t *testing.T) {
-	dir := shortDir(t)
+	dir := ipctest.ShortDir(t)
 	sock := filepath.Join(dir, "ragd.sock")
 	ln := listen(t, sock)
 	go func() {
@@ -158,7 +159,7 @@ func TestClientRefusesDirectoryWritableByOthers(t *testing.T) {
 // as /tmp is.
 func openDir(t *testing.T) string {
 	t.Helper()
-	dir := shortDir(t)
+	dir := ipctest.ShortDir(t)
 	if err := os.Chmod(dir, 0o711); err != nil {
 		t.Fatal(err)
 	}

@@ -143,6 +143,21 @@ type VaultStatus struct {
 	// vault's documents at once: nothing is removed until the files return
 	// or the removal is confirmed (ReindexRequest.ConfirmDeletions).
 	HeldDeletions *HeldDeletions `json:"held_deletions,omitempty"`
+	// Unreadable lists (up to 200) folders that could not be read or
+	// watched; they are skipped, what is indexed under them is kept, and
+	// the rest of the vault stays watched.
+	Unreadable []SkippedPath `json:"unreadable,omitempty"`
+	// Special counts the files the vault's rules admit that are not
+	// regular files in the vault (named pipes, sockets, devices, symbolic
+	// links leading out of it or nowhere); SpecialFiles lists up to 200.
+	Special      int           `json:"special,omitempty"`
+	SpecialFiles []SkippedPath `json:"special_files,omitempty"`
+}
+
+// SkippedPath is a folder or file an indexing pass passed over, and why.
+type SkippedPath struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // HeldDeletions describes removals held back for confirmation.

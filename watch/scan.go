@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -27,6 +28,23 @@ type File struct {
 	Abs     string
 	Size    int64
 	ModTime time.Time
+}
+
+// Skipped is a path a scan or a watcher passed over, with the reason.
+type Skipped struct {
+	Rel    string
+	Reason string
+}
+
+// Report is what a scan found besides the files to index.
+type Report struct {
+	// Unreadable lists folders that could not be read: what is indexed
+	// under them must be kept, not taken for deleted.
+	Unreadable []Skipped
+	// Special lists paths the filter admits that are not regular files of
+	// the vault: named pipes, sockets, devices, symbolic links leading out
+	// of the vault or nowhere.
+	Special []Skipped
 }
 
 // ErrRootMissing is returned when the vault root does not exist or is not a
@@ -46,17 +64,25 @@ func Scan(ctx context.Context, root string, f Filter) ([]File, error) {
 // the admitted files at or under rel (none if rel no longer exists). Paths
 // in the result stay relative to root.
 func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
+	files, _, err := ScanReport(ctx, root, rel, f)
+	return files, err
+}
+
+// ScanReport is ScanPath that also reports the folders it could not read
+// and the special files it passed over.
+func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report, error) {
+	var rep Report
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return nil, err
+		return nil, rep, err
 	}
 	st, err := os.Stat(root)
 	if err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%w: %s", ErrRootMissing, root)
+		return nil, rep, fmt.Errorf("%w: %s", ErrRootMissing, root)
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrRootMissing, root, err)
+		return nil, rep, fmt.Errorf("%w: %s: %w", ErrRootMissing, root, err)
 	}
 	start := root
 	if rel = strings.Trim(filepath.ToSlash(rel), "/"); rel != "" {
@@ -67,22 +93,22 @@ func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 				break
 			}
 			if dir = dir[:i]; f.ExcludedDir(dir) {
-				return nil, nil
+				return nil, rep, nil
 			}
 		}
 		if _, err := os.Lstat(start); err != nil {
-			return nil, nil // gone: the caller removes what was indexed there
+			return nil, rep, nil // gone: the caller removes what was indexed there
 		}
 		// Never leave the vault through a symlinked folder on the way.
 		if parent, err := filepath.EvalSymlinks(filepath.Dir(start)); err != nil || !inside(realRoot, parent) {
-			return nil, nil
+			return nil, rep, nil
 		}
 		if fi, err := os.Lstat(start); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			if target, err := filepath.EvalSymlinks(start); err != nil || !inside(realRoot, target) {
-				return nil, nil
+				return nil, rep, nil
 			}
 			if fi, err := os.Stat(start); err == nil && fi.IsDir() {
-				return nil, nil // links to folders are never followed
+				return nil, rep, nil // links to folders are never followed
 			}
 		}
 	}
@@ -100,8 +126,10 @@ func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 		}
 		rel = filepath.ToSlash(rel)
 		if err != nil {
-			// An unreadable directory: skip it, keep scanning.
+			// An unreadable directory: skip it, keep scanning, and report
+			// it so that what is indexed under it is kept.
 			if d != nil && d.IsDir() {
+				rep.Unreadable = append(rep.Unreadable, Skipped{Rel: rel, Reason: reasonOf(err)})
 				return fs.SkipDir
 			}
 			return nil
@@ -121,22 +149,59 @@ func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
 			target, err := filepath.EvalSymlinks(p)
-			if err != nil || !inside(realRoot, target) {
+			switch {
+			case err != nil:
+				rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: "a symbolic link that leads nowhere"})
+				return nil
+			case !inside(realRoot, target):
+				rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: "a symbolic link out of the vault"})
 				return nil
 			}
 			if info, err = os.Stat(target); err != nil || !info.Mode().IsRegular() {
+				rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: "a symbolic link to something that is not a file"})
 				return nil
 			}
 		} else if !info.Mode().IsRegular() {
+			rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: special(info.Mode())})
 			return nil
 		}
 		files = append(files, File{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()})
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, rep, err
 	}
-	return files, nil
+	return files, rep, nil
+}
+
+// special names the kind of a file that is not a regular one.
+func special(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
+}
+
+// reasonOf says why a path could not be read, briefly.
+func reasonOf(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, syscall.ELOOP):
+		return "too many symbolic links"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func inside(root, p string) bool {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -69,6 +70,9 @@ type Watcher struct {
 	fsw    *fsnotify.Watcher
 	known  map[string]bool // watched directories, vault-relative
 	rootAt RootState       // the root directory when watching started
+
+	mu         sync.Mutex
+	unreadable map[string]string // folders that cannot be watched → why
 }
 
 // New watches root and every directory under it that filter does not
@@ -86,7 +90,8 @@ func New(root string, filter Filter, opt Options) (*Watcher, error) {
 		}
 		return nil, err
 	}
-	w := &Watcher{root: root, filter: filter, opt: opt.withDefaults(), fsw: fsw, known: make(map[string]bool)}
+	w := &Watcher{root: root, filter: filter, opt: opt.withDefaults(), fsw: fsw, known: make(map[string]bool),
+		unreadable: make(map[string]string)}
 	if w.rootAt, err = StatRoot(root); err != nil {
 		fsw.Close()
 		return nil, err
@@ -96,6 +101,31 @@ func New(root string, filter Filter, opt Options) (*Watcher, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// Unreadable lists the folders that could not be read or watched
+// (permission denied), sorted. They are skipped and the rest of the vault
+// stays watched; each is tried again when its permissions change.
+func (w *Watcher) Unreadable() []Skipped {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]Skipped, 0, len(w.unreadable))
+	for rel, why := range w.unreadable {
+		out = append(out, Skipped{Rel: rel, Reason: why})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
+	return out
+}
+
+// skip records a folder that cannot be read or watched.
+func (w *Watcher) skip(rel string, err error) {
+	w.mu.Lock()
+	_, known := w.unreadable[rel]
+	w.unreadable[rel] = reasonOf(err)
+	w.mu.Unlock()
+	if !known {
+		w.opt.Logger.Warn("cannot watch a folder; skipping it, the rest of the vault stays watched", "dir", rel, "err", err)
+	}
 }
 
 // Dirs reports how many directories are watched.
@@ -124,10 +154,14 @@ func (w *Watcher) addTree(dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == dir {
+			if p == w.root {
 				return err
 			}
-			return nil // vanished or unreadable: skip
+			if d != nil && d.IsDir() && !errors.Is(err, fs.ErrNotExist) {
+				w.skip(w.rel(p), err) // unreadable
+				return fs.SkipDir
+			}
+			return nil // vanished: skip
 		}
 		rel := w.rel(p)
 		if !d.IsDir() {
@@ -146,10 +180,19 @@ func (w *Watcher) addTree(dir string) ([]string, error) {
 			if errors.Is(err, os.ErrNotExist) {
 				return fs.SkipDir
 			}
-			return fmt.Errorf("watch %s: %w", p, err)
+			if rel == "" {
+				return fmt.Errorf("watch %s: %w", p, err)
+			}
+			// One folder that cannot be watched (permission denied) must
+			// not cost the rest of the vault its live updates.
+			w.skip(rel, err)
+			return fs.SkipDir
 		}
 		if rel != "" {
 			w.known[rel] = true
+			w.mu.Lock()
+			delete(w.unreadable, rel)
+			w.mu.Unlock()
 		}
 		return nil
 	})
@@ -240,8 +283,27 @@ func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, r
 		return false
 	}
 	rel := w.rel(ev.Name)
-	if ev.Op == fsnotify.Chmod || rel == "" || w.underExcluded(rel) {
+	if rel == "" || w.underExcluded(rel) {
 		return false
+	}
+	if ev.Op == fsnotify.Chmod {
+		// A folder that could not be read may be readable now.
+		w.mu.Lock()
+		_, skipped := w.unreadable[rel]
+		w.mu.Unlock()
+		if !skipped {
+			return false
+		}
+		files, err := w.addTree(ev.Name)
+		if err != nil {
+			w.opt.Logger.Warn("cannot watch a folder; rescanning", "dir", rel, "err", err)
+			*rescan = true
+		}
+		for _, f := range files {
+			pending[f] = true
+		}
+		pending[rel] = true
+		return true
 	}
 	switch {
 	case ev.Has(fsnotify.Create):

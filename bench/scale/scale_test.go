@@ -158,7 +158,7 @@ func writeScript(t *testing.T, body string) string {
 
 func TestReport(t *testing.T) {
 	mk := func(cold, idle, disk float64) sample {
-		return sample{ColdS: cold, IdleMB: idle, DiskMB: disk, PeakMB: 2 * idle, QueryP50MS: 1, QueryP95MS: 2, SaveP50MS: 100, RestartS: 0.5}
+		return sample{ColdS: cold, ColdCPUS: cold / 2, IdleMB: idle, DiskMB: disk, PeakMB: 2 * idle, QueryP50MS: 1, QueryP95MS: 2, SaveP50MS: 100, RestartS: 0.5}
 	}
 	rs := []*scaleResult{
 		{Scale: 1, Notes: 1000, VaultMB: 2.5, Queries: 10, Engines: []engineResult{
@@ -183,7 +183,7 @@ func TestReport(t *testing.T) {
 		fmt.Sprintf("%-34s %12s %12s", "idle RSS, MB", "stopped", "25"),
 		fmt.Sprintf("%-34s %12s %12s", "peak RSS, MB", "900", "50"),
 		"ragd: cold index stopped after 1m0s: 5,000 notes indexed",
-		"fts5         10x    10,000         0.500     1.00            2.50     0.12         12.00     1.00",
+		"fts5         10x    10,000         0.500     1.00        0.250     1.00             2.50     0.12         12.00     1.00",
 		"ragd         10x    10,000       stopped",
 	} {
 		if !strings.Contains(out, want) {

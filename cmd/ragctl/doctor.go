@@ -325,6 +325,12 @@ func checkVaults(st *ipc.StatusResponse) []check {
 		default:
 			c.Detail = fmt.Sprintf("online, %s, %s", v.Watching, plural(v.Documents, "document"))
 		}
+		if c.Status == checkOK && len(v.Unreadable) > 0 {
+			c.Status = checkWarn
+			c.Detail += fmt.Sprintf("; unreadable and skipped: %s (first: %s/, %s)",
+				plural(len(v.Unreadable), "folder"), v.Unreadable[0].Path, v.Unreadable[0].Reason)
+			c.Fix = "give ragd's user read and search permission on them (chmod u+rx), or exclude them in the vault's exclude"
+		}
 		if c.Status == checkOK && v.LastError != "" {
 			c.Status = checkWarn
 			c.Detail += "; last error: " + v.LastError

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 // fakeHost is a doctorHost whose /proc holds the given inotify limits
@@ -320,7 +321,7 @@ func TestDoctorDaemonProblems(t *testing.T) {
 // A daemon older than ragctl refuses its requests with 426.
 func TestDoctorRefusedByOlderDaemon(t *testing.T) {
 	_, cfg := doctorConfig(t, "")
-	sock := filepath.Join(shortDir(t), "old.sock")
+	sock := filepath.Join(ipctest.ShortDir(t), "old.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/ipc/ipctest"
 	"github.com/ragd/ragd/query/doctext"
 )
 
@@ -122,42 +121,13 @@ func (f *fakeBackend) lastSearch() ipc.SearchRequest {
 	return f.searches[len(f.searches)-1]
 }
 
-// shortDir is a temporary directory short enough for a socket path.
-func shortDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "ragd-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
-// serveFake serves ipc.NewHandler(f) on a real Unix socket and returns its
-// path.
-func serveFake(t *testing.T, f *fakeBackend) string {
-	t.Helper()
-	sock := filepath.Join(shortDir(t), "ragd.sock")
-	log := slog.New(slog.DiscardHandler)
-	ln, err := ipc.Listen(sock, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: ipc.NewHandler(f, log), ReadHeaderTimeout: 5 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		srv.Close()
-		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return sock
-}
+// serveFake serves f with the local API's real handler on a real Unix
+// socket and returns its path.
+func serveFake(t *testing.T, f *fakeBackend) string { return ipctest.Serve(t, f).Socket }
 
 // isolate keeps run from finding the user's socket or configuration.
 func isolate(t *testing.T) string {
-	dir := shortDir(t)
+	dir := ipctest.ShortDir(t)
 	t.Setenv("RAGD_SOCKET", filepath.Join(dir, "env.sock"))
 	t.Setenv("RAGD_CONFIG", filepath.Join(dir, "missing.toml"))
 	return dir

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 type lockedBuffer struct {
@@ -133,7 +134,7 @@ func numberedLines(prefix string, from, to int) string {
 // that stay inside a vault and one that leads out.
 func mcpVaults(t *testing.T) (dir, notes, work string) {
 	t.Helper()
-	dir = shortDir(t)
+	dir = ipctest.ShortDir(t)
 	notes, work = filepath.Join(dir, "notes"), filepath.Join(dir, "work")
 	writeFile(t, filepath.Join(notes, "ops", "Restic Backups.md"), numberedLines("restic line", 1, 30))
 	writeFile(t, filepath.Join(notes, "Long.md"), numberedLines("long line", 1, 2100))

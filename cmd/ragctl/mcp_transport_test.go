@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 // malformedMCP are the lines of the fault campaign that killed `ragctl mcp`,
@@ -69,7 +71,7 @@ func TestParseMessage(t *testing.T) {
 // stdin closes.
 func TestMCPKeepsServingAfterMalformedMessages(t *testing.T) {
 	isolate(t)
-	cmd := exec.Command(os.Args[0], "-socket", shortDir(t)+"/none.sock", "mcp")
+	cmd := exec.Command(os.Args[0], "-socket", ipctest.ShortDir(t)+"/none.sock", "mcp")
 	cmd.Env = append(os.Environ(), "RAGCTL_TEST_MAIN=1")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

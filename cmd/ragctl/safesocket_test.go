@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragd/ragd/internal/otheruser"
+	"github.com/ragd/ragd/ipc/ipctest"
 )
 
 // TestSquattedSocketDirectory replays the hijack from the fault campaign:
@@ -18,7 +19,7 @@ func TestSquattedSocketDirectory(t *testing.T) {
 		t.Skipf("skipping: %v (ipc's simulated-owner tests cover the checks)", err)
 	}
 	isolate(t)
-	open := shortDir(t)
+	open := ipctest.ShortDir(t)
 	if err := os.Chmod(open, 0o711); err != nil {
 		t.Fatal(err)
 	}

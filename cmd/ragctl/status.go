@@ -92,8 +92,17 @@ func printStatus(w io.Writer, st *ipc.StatusResponse, now time.Time) {
 			fmt.Fprintf(w, "  held: %d of %d documents are no longer on disk; nothing is removed until the files return or "+
 				"`ragctl reindex -confirm-deletions -vault %s` confirms it\n", h.Missing, h.Documents, v.Name)
 		}
+		for _, u := range v.Unreadable {
+			fmt.Fprintf(w, "  unreadable folder %s/: %s (skipped; what is indexed from it is kept)\n", u.Path, u.Reason)
+		}
 		for _, f := range v.FailedFiles {
 			fmt.Fprintf(w, "  skipped %s: %s\n", f.Path, f.Error)
+		}
+		for _, f := range v.SpecialFiles {
+			fmt.Fprintf(w, "  not a file %s: %s\n", f.Path, f.Reason)
+		}
+		if v.Special > len(v.SpecialFiles) {
+			fmt.Fprintf(w, "  … and %d more special files (ragctl status -json lists 200)\n", v.Special-len(v.SpecialFiles))
 		}
 		if v.Failed > len(v.FailedFiles) {
 			fmt.Fprintf(w, "  … and %d more (ragctl status -json lists them)\n", v.Failed-len(v.FailedFiles))

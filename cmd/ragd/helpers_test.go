@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragd/ragd/internal/otheruser"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -20,6 +21,9 @@ import (
 // tests re-execute it with RAGD_TEST_MAIN=1, so they run the real daemon
 // (built with the same flags, -race included) as a separate process.
 func TestMain(m *testing.M) {
+	// RAGD_TEST_NO_DAC=1: a daemon run as root that folder permissions
+	// still apply to (unreadable folders).
+	otheruser.ReexecWithoutDAC("RAGD_TEST_NO_DAC")
 	if os.Getenv("RAGD_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}

@@ -1,6 +1,9 @@
 package graph
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // DocID is the index's id of a note (index.DocID).
 type DocID uint64
@@ -44,6 +47,7 @@ type Graph struct {
 	// facts indexes the facts of the notes by the typed entities they
 	// relate (subject and object), per vault.
 	facts map[string]map[string][]factRef
+	tally tally // sizes, counts.go
 }
 
 // factRef is fact i of document src.
@@ -56,7 +60,7 @@ type factRef struct {
 func New() *Graph {
 	return &Graph{docs: make(map[DocID]*docNode), names: make(map[string]map[string][]DocID),
 		in: make(map[string]map[string][]inRef), stems: make(map[string]map[string][]string),
-		facts: make(map[string]map[string][]factRef)}
+		facts: make(map[string]map[string][]factRef), tally: newTally()}
 }
 
 func (g *Graph) addStem(vault, k, entity string) {
@@ -96,7 +100,11 @@ func (g *Graph) Add(id DocID, vault, path, title string, chunks int, rec *Record
 	}
 	for _, n := range d.names {
 		names[n] = append(names[n], id)
+		if len(names[n]) == 1 {
+			g.nameAppeared(vault, n)
+		}
 	}
+	g.countRels(d, 1)
 	in := g.in[vault]
 	if in == nil {
 		in = make(map[string][]inRef)
@@ -105,6 +113,9 @@ func (g *Graph) Add(id DocID, vault, path, title string, chunks int, rec *Record
 	for i, r := range d.rels {
 		if r.Type == RelTagged && len(in[r.Target]) == 0 || r.Type == RelMentions {
 			g.addStem(vault, r.Stem, r.Target)
+		}
+		if len(in[r.Target]) == 0 && strings.HasPrefix(r.Target, "#") {
+			g.tally.tags++
 		}
 		in[r.Target] = append(in[r.Target], inRef{id, i})
 	}
@@ -126,8 +137,10 @@ func (g *Graph) Remove(id DocID) {
 		names[n] = without(names[n], id)
 		if len(names[n]) == 0 {
 			delete(names, n)
+			g.nameGone(d.vault, n)
 		}
 	}
+	g.countRels(d, -1)
 	for _, k := range d.stems {
 		g.dropStem(d.vault, k, NameKey(d.path))
 	}
@@ -144,6 +157,9 @@ func (g *Graph) Remove(id DocID) {
 		}
 		if len(refs) == 0 {
 			delete(in, r.Target)
+			if strings.HasPrefix(r.Target, "#") {
+				g.tally.tags--
+			}
 			if r.Type == RelTagged {
 				g.dropStem(d.vault, r.Stem, r.Target)
 			}

@@ -350,18 +350,20 @@ func (g *Graph) neighborsOf(vault, key string) []string {
 	return out
 }
 
-// Stats counts the graph. Typed counts the typed entities a model found,
-// Facts the facts between them.
+// Stats are the graph's sizes. Typed counts the typed entities a model
+// found, Facts the facts between them.
 type Stats struct {
 	Notes, Tags, Relations, Unresolved int
 	Typed, Facts                       int
 	Problem                            string // "" when consistent
 }
 
-// Stats returns the graph's size and the first inconsistency found between
-// its notes and its edge and fact indexes. (The index checks that the graph
-// holds exactly the searchable notes.)
-func (g *Graph) Stats() Stats {
+// Check walks the whole graph: it returns the graph's sizes counted again
+// and the first inconsistency found between its notes, its edge and fact
+// indexes and the sizes Counts keeps. (The index checks that the graph
+// holds exactly the searchable notes.) It costs a walk of every relation:
+// status uses Counts.
+func (g *Graph) Check() Stats {
 	var st Stats
 	st.Notes = len(g.docs)
 	edges := 0
@@ -394,6 +396,9 @@ func (g *Graph) Stats() Stats {
 	st.Typed, st.Facts, problem = g.typedStats()
 	if st.Problem == "" {
 		st.Problem = problem
+	}
+	if c := g.Counts(); st.Problem == "" && c != st {
+		st.Problem = fmt.Sprintf("kept counts %+v differ from the graph's %+v", c, st)
 	}
 	return st
 }

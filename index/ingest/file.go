@@ -111,6 +111,16 @@ func pipeline(o chunk.Options) string {
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
 
+// underAny reports whether p is one of dirs or lies under one.
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d != "" && index.InScope(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
 func inScopes(p string, scopes []string) bool {
 	if len(scopes) == 0 {
 		return true

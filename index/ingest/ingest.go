@@ -85,6 +85,10 @@ type SyncOptions struct {
 	// alone: new and changed files are indexed, nothing is removed (the
 	// daemon holds a mass deletion until it is confirmed).
 	KeepMissing bool
+	// Unreadable are vault-relative folders that could not be read: the
+	// stored documents under them are kept as they are, not taken for
+	// deleted.
+	Unreadable []string
 	// OnDoc, if set, is called after each commit for every document
 	// written or removed, with op "indexed", "removed" or "failed".
 	OnDoc func(op, path, reason string)
@@ -139,7 +143,7 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 	}
 	var dels []index.Op
 	for _, d := range stored {
-		if !seen[d.Path] && inScopes(d.Path, opt.Scopes) && !opt.KeepMissing {
+		if !seen[d.Path] && inScopes(d.Path, opt.Scopes) && !opt.KeepMissing && !underAny(d.Path, opt.Unreadable) {
 			dels = append(dels, index.Op{Vault: opt.Vault, Path: d.Path})
 		}
 	}

@@ -81,11 +81,14 @@ func (o AutoOptions) withDefaults() AutoOptions {
 // exactly when few are in scope, where the graph would have to walk most of
 // itself to find k hits.
 type Auto struct {
-	mu    sync.RWMutex // shared for every operation, exclusive to switch
-	dims  int
-	opts  AutoOptions
-	exact *Exact // exactly one of exact and graph is non-nil
-	graph *HNSW
+	mu sync.RWMutex // shared for every operation, exclusive to switch
+	// writers is held shared by Add and Delete and exclusively by Save, so
+	// a snapshot being written holds off changes but never a search.
+	writers sync.RWMutex
+	dims    int
+	opts    AutoOptions
+	exact   *Exact // exactly one of exact and graph is non-nil
+	graph   *HNSW
 }
 
 var _ Index = (*Auto)(nil)
@@ -122,6 +125,8 @@ func (a *Auto) Len() int {
 // Add stores vec under key, switching to HNSW when the size reaches the
 // threshold.
 func (a *Auto) Add(key Key, vec []float32) {
+	a.writers.RLock()
+	defer a.writers.RUnlock()
 	a.mu.RLock()
 	grow := a.exact != nil && a.exact.Len() >= a.opts.Threshold-1
 	if !grow {
@@ -141,6 +146,8 @@ func (a *Auto) Add(key Key, vec []float32) {
 
 // Delete removes key, going back to exact below half the threshold.
 func (a *Auto) Delete(key Key) bool {
+	a.writers.RLock()
+	defer a.writers.RUnlock()
 	a.mu.RLock()
 	ok := a.current().Delete(key)
 	shrink := a.graph != nil && a.graph.Len() < a.opts.Threshold/2
@@ -205,11 +212,13 @@ func (a *Auto) SearchKeys(q []float32, k int, keys []Key) []Neighbor {
 
 // Save writes a snapshot of the index.
 func (a *Auto) Save(w io.Writer) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.writers.Lock()
+	defer a.writers.Unlock()
+	a.mu.RLock()
+	defer a.mu.RUnlock()
 	if a.graph != nil {
-		a.graph.mu.Lock()
-		defer a.graph.mu.Unlock()
+		a.graph.mu.RLock()
+		defer a.graph.mu.RUnlock()
 	} else {
 		a.exact.mu.RLock()
 		defer a.exact.mu.RUnlock()

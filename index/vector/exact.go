@@ -7,12 +7,17 @@ import (
 
 // Exact is a flat index: every search scores every stored vector. Vectors
 // live in one contiguous slab; a delete moves the last vector into the hole.
+//
+// mu is held shared by searches and Save, exclusively by Add and Delete;
+// writers is held shared by Add and Delete and exclusively by Save, so a
+// snapshot being written holds off changes but never a search.
 type Exact struct {
-	mu   sync.RWMutex
-	dims int
-	vecs []float32
-	keys []Key
-	ids  map[Key]int
+	mu      sync.RWMutex
+	writers sync.RWMutex
+	dims    int
+	vecs    []float32
+	keys    []Key
+	ids     map[Key]int
 }
 
 var _ Index = (*Exact)(nil)
@@ -38,6 +43,8 @@ func (e *Exact) Len() int {
 // Add stores a normalised copy of vec under key, replacing any previous one.
 func (e *Exact) Add(key Key, vec []float32) {
 	v := normalized(vec, e.dims)
+	e.writers.RLock()
+	defer e.writers.RUnlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.addLocked(key, v)
@@ -55,6 +62,8 @@ func (e *Exact) addLocked(key Key, v []float32) {
 
 // Delete removes key and reports whether it was stored.
 func (e *Exact) Delete(key Key) bool {
+	e.writers.RLock()
+	defer e.writers.RUnlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	i, ok := e.ids[key]
@@ -122,6 +131,8 @@ func (e *Exact) neighbors(cs []cand) []Neighbor {
 
 // Save writes a snapshot of the index.
 func (e *Exact) Save(w io.Writer) error {
+	e.writers.Lock()
+	defer e.writers.Unlock()
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return writeSnapshot(w, kindExact, e.encode)

@@ -68,14 +68,18 @@ const (
 // [count, ids...] of fixed size 2·M+1, and only the few nodes on upper layers
 // have a per-node slice for those layers.
 //
-// Locking: mu is held shared by Search and Add, exclusively by Delete, Save
-// and growth of the slabs. Under the shared lock every neighbour list is read
+// Locking: mu is held shared by Search, Add and Save, exclusively by Delete
+// and growth of the slabs. writers is held shared by every change (Add,
+// Delete, Reserve) and exclusively by Save, so a snapshot being written
+// holds off changes but never a search. Under the shared lock every
+// neighbour list is read
 // and written under its stripe lock, so inserts run in parallel with each
 // other and with searches (as in hnswlib). Vectors, keys and levels of a slot
 // are written before the slot is linked into the graph, and never change
 // while it is reachable.
 type HNSW struct {
 	mu      sync.RWMutex
+	writers sync.RWMutex
 	alloc   sync.Mutex // guards n, free, ids, live, tomb, rng
 	epMu    sync.Mutex // held by an insert that raises the top level
 	stripes [nStripes]sync.Mutex
@@ -179,6 +183,8 @@ func (h *HNSW) MemoryUsage() int64 {
 // Reserve grows the slabs to hold at least n nodes, so that a bulk load
 // does not pause to reallocate.
 func (h *HNSW) Reserve(n int) {
+	h.writers.RLock()
+	defer h.writers.RUnlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.growLocked(n)
@@ -186,8 +192,10 @@ func (h *HNSW) Reserve(n int) {
 
 // Save writes a snapshot of the index (see snapshot.go).
 func (h *HNSW) Save(w io.Writer) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.writers.Lock()
+	defer h.writers.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	return writeSnapshot(w, kindHNSW, h.encode)
 }
 

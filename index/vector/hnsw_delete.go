@@ -38,6 +38,8 @@ const purgeMin = 64
 
 // Delete removes key; it reports whether key was stored.
 func (h *HNSW) Delete(key Key) bool {
+	h.writers.RLock()
+	defer h.writers.RUnlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.deleteLocked(key)

@@ -9,6 +9,8 @@ import (
 // already stored under key. Adds from several goroutines run in parallel.
 func (h *HNSW) Add(key Key, vec []float32) {
 	v := normalized(vec, h.dims)
+	h.writers.RLock()
+	defer h.writers.RUnlock()
 	for {
 		h.mu.RLock()
 		id, level, st := h.allocate(key, v)

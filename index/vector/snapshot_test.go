@@ -179,3 +179,46 @@ func FuzzLoad(f *testing.F) {
 		exerciseLoaded(idx)
 	})
 }
+
+// stallWriter blocks its first Write until release is closed, after
+// closing entered.
+type stallWriter struct {
+	entered, release chan struct{}
+	once             bool
+}
+
+func (s *stallWriter) Write(p []byte) (int, error) {
+	if !s.once {
+		s.once = true
+		close(s.entered)
+		<-s.release
+	}
+	return len(p), nil
+}
+
+// A snapshot being written to a slow disk holds off changes, not searches.
+func TestSearchWhileSaveIsBlocked(t *testing.T) {
+	for name, idx := range snapshotFixtures(t) {
+		if name == "empty" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			w := &stallWriter{entered: make(chan struct{}), release: make(chan struct{})}
+			saved := make(chan error, 1)
+			go func() { saved <- idx.Save(w) }()
+			<-w.entered
+			q := make([]float32, idx.Dims())
+			q[0] = 1
+			if got := idx.Search(q, 5, nil); len(got) != 5 {
+				t.Errorf("search during a save found %d", len(got))
+			}
+			if idx.Len() == 0 {
+				t.Error("Len during a save is 0")
+			}
+			close(w.release)
+			if err := <-saved; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

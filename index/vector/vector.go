@@ -84,7 +84,8 @@ type Index interface {
 	Len() int
 	// Dims is the dimension every vector must have.
 	Dims() int
-	// Save writes a snapshot that Load reads back.
+	// Save writes a snapshot that Load reads back. Adds and deletes wait
+	// while it writes; searches do not, so writing w may be slow.
 	Save(w io.Writer) error
 }
 

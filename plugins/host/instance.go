@@ -46,6 +46,7 @@ func startInstance(ctx context.Context, kill context.CancelFunc, spec Spec, cfg 
 	if !cfg.noPdeathsig {
 		setPdeathsig(cmd)
 	}
+	setProcessGroup(cmd)
 	set, err := plugins.PluginSet(spec.Kind)
 	if err != nil {
 		return nil, nil, nil, err
@@ -130,6 +131,7 @@ func (inst *instance) stop(graceful bool) {
 		}
 		inst.client.Kill()
 		inst.kill()
+		killGroup(inst.cmd) // what the plugin started outlives it otherwise
 	})
 }
 

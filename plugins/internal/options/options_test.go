@@ -18,6 +18,7 @@ type cfg struct {
 	Names   []string `json:"names"`
 	Timeout Duration `json:"timeout"`
 	Ptr     *string  `json:"ptr"`
+	//lint:ignore U1000 present so that Decode is seen to refuse it as an option
 	private int
 }
 

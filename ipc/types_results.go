@@ -1,45 +1,5 @@
 package ipc
 
-import "slices"
-
-// Search modes (SearchRequest.Mode, and mode: written in a query).
-const (
-	ModeHybrid  = "hybrid"  // every available channel, fused (default)
-	ModeLexical = "lexical" // the lexical (BM25) channel only
-	ModeVector  = "vector"  // the vector channel only
-)
-
-// Modes are the search modes, the default first.
-var Modes = []string{ModeHybrid, ModeLexical, ModeVector}
-
-// ValidMode reports whether m is a search mode or "" (the default).
-func ValidMode(m string) bool { return m == "" || slices.Contains(Modes, m) }
-
-// Retrieval channels: SearchRequest.Channels, the keys of
-// SearchRequest.Weights and of [search] weights, ChannelScore.Channel and
-// the names in Degraded. Each is spelled like the mode that runs it alone.
-const (
-	ChannelLexical = "lexical" // BM25 over the chunks' words, titles and headings
-	ChannelVector  = "vector"  // nearest chunk embeddings
-	ChannelGraph   = "graph"   // the entity graph
-)
-
-// Channels are the retrieval channels.
-var Channels = []string{ChannelLexical, ChannelVector, ChannelGraph}
-
-// channelBM25 is what protocol 1 called the lexical channel; it is still
-// accepted on input.
-const channelBM25 = "bm25"
-
-// CanonicalChannel returns the name of the channel a client wrote, reading
-// the old name "bm25" as ChannelLexical, and whether it names a channel.
-func CanonicalChannel(name string) (string, bool) {
-	if name == channelBM25 {
-		return ChannelLexical, true
-	}
-	return name, slices.Contains(Channels, name)
-}
-
 // Explain is, for one hit, each channel's rank and score and the fused
 // score (SearchRequest.Explain).
 type Explain struct {
@@ -145,54 +105,4 @@ type SimilarNote struct {
 	Heading   string  `json:"heading"`
 	// Why is "vector", "links", "terms" or a combination joined by "+".
 	Why string `json:"why"`
-}
-
-// PluginsResponse is the answer to GET /v1/plugins.
-type PluginsResponse struct {
-	Plugins []PluginStatus `json:"plugins"`
-}
-
-// Plugin states.
-const (
-	PluginStarting = "starting"
-	PluginRunning  = "running"
-	PluginFailed   = "failed"   // exited or failed its handshake; restarting with backoff
-	PluginDisabled = "disabled" // gave up, or not started
-	PluginIdle     = "idle"     // started on first use, not used yet
-)
-
-// PluginStatus describes one configured plugin.
-type PluginStatus struct {
-	Name      string  `json:"name"`
-	Kind      string  `json:"kind"`
-	Command   string  `json:"command"`
-	Builtin   bool    `json:"builtin"`
-	State     string  `json:"state"`
-	PID       int     `json:"pid,omitempty"`
-	Restarts  int     `json:"restarts"`
-	LastError string  `json:"last_error,omitempty"`
-	Calls     int64   `json:"calls"`
-	Errors    int64   `json:"errors"`
-	P50MS     float64 `json:"p50_ms"`
-	P95MS     float64 `json:"p95_ms"`
-	// Info is the plugin's self-description (model, dimensions, ...).
-	Info map[string]string `json:"info,omitempty"`
-}
-
-// VectorStatus reports the vector index in status.
-type VectorStatus struct {
-	Embedder  string `json:"embedder"`  // plugin name
-	Signature string `json:"signature"` // model, dims, prefixes
-	Vectors   int    `json:"vectors"`
-	Pending   int    `json:"pending"` // chunks waiting for embeddings
-	// Index is "hnsw", "exact" (below the HNSW threshold), or "rebuilding".
-	Index string `json:"index"`
-	// Reembedding is set while a changed signature re-embeds in the
-	// background; the old vectors keep serving until the swap.
-	Reembedding bool   `json:"reembedding,omitempty"`
-	Note        string `json:"note,omitempty"` // e.g. "snapshot was stale: rebuilt from Badger"
-	// Floor is the similarity a query's best vector hit must reach to
-	// count as evidence (calibrated on the index, or min_similarity).
-	Floor     float64 `json:"floor,omitempty"`
-	LastError string  `json:"last_error,omitempty"`
 }

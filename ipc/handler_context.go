@@ -8,14 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// HybridBackend is the part of the backend serving context building,
-// related notes and plugin status.
-type HybridBackend interface {
-	Context(ctx context.Context, req ContextRequest) (*ContextResponse, error)
-	Similar(ctx context.Context, req SimilarRequest) (*SimilarResponse, error)
-	Plugins(ctx context.Context) (*PluginsResponse, error)
-}
-
 // Context budget limits.
 const (
 	DefaultContextBudget = 6000
@@ -30,7 +22,11 @@ func (h *handler) context(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
-	resp, err := h.b.Context(ctx, req)
+	b, ok := backendFor[ContextBuilder](h, w, r)
+	if !ok {
+		return
+	}
+	resp, err := b.Context(ctx, req)
 	h.reply(w, r, resp, err)
 }
 
@@ -54,14 +50,11 @@ func (h *handler) similar(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
 	defer cancel()
-	resp, err := h.b.Similar(ctx, req)
-	h.reply(w, r, resp, err)
-}
-
-func (h *handler) plugins(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
-	defer cancel()
-	resp, err := h.b.Plugins(ctx)
+	b, ok := backendFor[SimilarFinder](h, w, r)
+	if !ok {
+		return
+	}
+	resp, err := b.Similar(ctx, req)
 	h.reply(w, r, resp, err)
 }
 
