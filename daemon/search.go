@@ -16,7 +16,8 @@ func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.Search
 	start := time.Now()
 	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
 		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
-		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank})
+		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank,
+		Passages: req.Passages, SnippetWidth: req.SnippetWidth})
 	if err != nil {
 		return nil, err
 	}

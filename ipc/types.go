@@ -29,6 +29,12 @@ type SearchRequest struct {
 	Fusion string `json:"fusion,omitempty"`
 	// NoRerank skips the reranker for this query.
 	NoRerank bool `json:"no_rerank,omitempty"`
+	// Passages is how many passages of each note to return (default 1):
+	// results come note by note, best passage first; K counts notes.
+	Passages int `json:"passages,omitempty"`
+	// SnippetWidth is the width of each result's snippet, in characters
+	// (default 240).
+	SnippetWidth int `json:"snippet_width,omitempty"`
 }
 
 // SearchResponse is the answer to a search.

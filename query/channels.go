@@ -170,7 +170,7 @@ func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
 // passages of each (at least one), with their text unless req.NoText and
 // their parent sections. A note whose passages all vanished since ranking
 // is skipped.
-func (e *Engine) results(cs []*cand, req Request) ([]Result, error) {
+func (e *Engine) results(cs []*cand, req Request, plan Plan) ([]Result, error) {
 	per := max(req.Passages, 1)
 	type item struct {
 		c *cand
@@ -205,6 +205,10 @@ func (e *Engine) results(cs []*cand, req Request) ([]Result, error) {
 			}
 		}
 	}
+	var words []index.QueryWord
+	if !req.NoText {
+		words = e.ix.QueryWords(plan.Text, plan.Phrases...)
+	}
 	var out []Result
 	notes := 0
 	var last *cand
@@ -229,6 +233,7 @@ func (e *Engine) results(cs []*cand, req Request) ([]Result, error) {
 		}
 		r := it.c.result(it.h, req.Explain)
 		r.Text, r.Page = text, page
+		e.snip(&r, words, req.SnippetWidth)
 		p, ok, err := e.ix.Parent(it.h.Ref.Doc, it.h.Parent)
 		if err != nil {
 			return nil, fmt.Errorf("parent of %s: %w", it.h.Ref, err)

@@ -125,6 +125,14 @@ func (f *fakeIndex) SearchNotes(q index.LexicalQuery) ([]index.NoteHit, error) {
 	return out, nil
 }
 
+func (f *fakeIndex) QueryWords(text string, phrases ...string) []index.QueryWord {
+	var out []index.QueryWord
+	for _, q := range f.an.Query(text) {
+		out = append(out, index.QueryWord{QueryTerm: q})
+	}
+	return out
+}
+
 func (f *fakeIndex) LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID) {
 	f.record("links", terms, k, filter)
 	return nil, nil

@@ -38,6 +38,7 @@ type Index interface {
 	Analyzer() *analyze.Analyzer
 	Search(terms []string, k int, filter index.Filter) []index.Hit
 	SearchNotes(q index.LexicalQuery) ([]index.NoteHit, error)
+	QueryWords(text string, phrases ...string) []index.QueryWord
 	LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID)
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match)
 	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
@@ -106,6 +107,9 @@ type Request struct {
 	// Passages is how many passages of each note to return (default 1):
 	// results come note by note, the best passage first. K counts notes.
 	Passages int
+	// SnippetWidth is the width of each result's snippet in characters
+	// (snippet.DefaultWidth when 0).
+	SnippetWidth int
 }
 
 // Result is one ranked chunk with its citation: the wire type itself, so
@@ -213,7 +217,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	if len(cands) > req.K+4 {
 		cands = cands[:req.K+4]
 	}
-	out, err := e.results(cands, req)
+	out, err := e.results(cands, req, plan)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,8 @@ func (c *searchCmd) run(ctx context.Context, e *env, args []string) int {
 	if q == "" {
 		return e.usage("search", "no query given")
 	}
-	req := ipc.SearchRequest{Query: q, K: c.k, PathPrefix: c.path, Mode: c.mode, Explain: c.explain, Vaults: vaults(c.vault)}
+	req := ipc.SearchRequest{Query: q, K: c.k, PathPrefix: c.path, Mode: c.mode, Explain: c.explain, Vaults: vaults(c.vault),
+		SnippetWidth: snippetWidth(e.width)}
 	cl := e.client()
 	defer cl.Close()
 	resp, err := cl.Search(ctx, req)
@@ -48,6 +49,14 @@ func (c *searchCmd) run(ctx context.Context, e *env, args []string) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// snippetWidth is the snippet width to ask for: one output line.
+func snippetWidth(width int) int {
+	if width > 0 {
+		return max(width-4, 20)
+	}
+	return defaultTextWidth
 }
 
 func printResults(w io.Writer, resp *ipc.SearchResponse) { printResultsColored(w, resp, palette{}, 0) }

@@ -93,6 +93,22 @@ type Window struct {
 	Score float64
 }
 
+// All returns every matched token of text, in text order (Window offsets
+// are those of the whole text).
+func All(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []Match {
+	if len(terms) == 0 {
+		return nil
+	}
+	var ms []Match
+	find := newFinder(terms)
+	an.Analyze(text, lang, func(t analyze.Token) {
+		if k := find.term(t.Term); k >= 0 {
+			ms = append(ms, Match{Term: k, Start: t.Start, End: t.End, WinStart: t.Start, WinEnd: t.End})
+		}
+	})
+	return ms
+}
+
 // Best returns the window of text that covers the most weight of distinct
 // query terms. Among equal windows it prefers one that can start at a line
 // or sentence boundary, then the earlier one. The window is widened around
