@@ -94,10 +94,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// limit (memory.go).
 	restoreMemory := sync.OnceFunc(limitStartupMemory())
 	defer restoreMemory()
-	bm25 := index.DefaultBM25
-	bm25.K1, bm25.B = d.cfg.Index.K1, d.cfg.Index.B
-	bm25.Title, bm25.Heading = d.cfg.Index.TitleWeight, d.cfg.Index.HeadingWeight
-	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: bm25})
+	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: bm25Of(d.cfg.Index), Fields: fieldsOf(d.cfg.Index)})
 	if errors.Is(err, index.ErrLocked) {
 		return fmt.Errorf("another ragd is already running on data dir %s (stop it first, or set daemon.data_dir)", d.cfg.Daemon.DataDir)
 	}

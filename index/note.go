@@ -32,11 +32,7 @@ type Fields struct {
 // DefaultFields index every frontmatter property except those that have a
 // field of their own (title, aliases, tags) and bookkeeping that is not
 // about the note's content.
-var DefaultFields = Fields{IgnoreProperties: []string{
-	"title", "aliases", "alias", "tags", "tag", "cssclass", "cssclasses", "publish", "permalink",
-	"layout", "template", "uuid", "id", "created", "updated", "modified", "date created",
-	"date modified", "date updated", "mtime", "ctime", "lang", "language",
-}}
+var DefaultFields = Fields{IgnoreProperties: chunk.BookkeepingProperties}
 
 // signature is a short description of f for the pipeline string.
 func (f Fields) signature() string {

@@ -164,3 +164,13 @@ func (p *Prepared) stats() Stats {
 
 // Note is the document's segment record (nil for a failed document).
 func (p *Prepared) Note() *segment.Note { return p.note }
+
+// Prepare analyses a chunked document with the store's analyzer and note
+// fields (see the package function Prepare).
+func (s *Store) Prepare(doc Document, cd *chunk.Document, fallback string) *Prepared {
+	return PrepareFields(s.an, s.fields, doc, cd, fallback)
+}
+
+// FieldsSignature names the note-field settings documents are indexed
+// with: part of a document's pipeline, so a change reindexes every note.
+func (s *Store) FieldsSignature() string { return s.fields.signature() }

@@ -49,7 +49,7 @@ func sweepConfigs() []retrieval {
 		{name: "lexical, no rerank", mode: "lexical", noRerank: true},
 		{name: "vector", mode: "vector"},
 	}
-	for _, w := range []float64{0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5} {
+	for _, w := range []float64{0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2} {
 		out = append(out, retrieval{name: fmt.Sprintf("hybrid convex v=%.2f", w), mode: "hybrid", fusion: "convex",
 			channels: []string{"bm25", "vector"}, weights: map[string]float64{"bm25": 1, "vector": w}})
 	}

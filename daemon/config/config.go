@@ -16,6 +16,16 @@
 //	bm25_b = 0.75
 //	title_weight = 2.0
 //	heading_weight = 1.5
+//	alias_weight = 2.0           # note fields: frontmatter aliases,
+//	property_weight = 1.0        #   frontmatter property values,
+//	tag_weight = 1.0             #   tags,
+//	anchor_weight = 0.5          #   the text of links to the note,
+//	anchor_context_weight = 0.1  #   and the sentence around them
+//	whole_note_weight = 0.3      # the whole note's BM25F added to its best passage's
+//	proximity_weight = 0.3       # query words standing close together
+//	properties = []              # frontmatter keys indexed (empty: all but ignore_properties)
+//	ignore_properties = [...]    # default: bookkeeping keys (publish, cssclasses, created, …)
+//	language = "en"              # en fr es ru sv no hu none, or auto (detect per note)
 //	workers = 0                  # 0 = number of CPUs
 //	entity_extractor = ""        # an extractor [[plugin]] enriching notes with typed entities
 //
@@ -38,6 +48,9 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/index/segment"
 )
 
 // Config is a loaded, defaulted and validated configuration. All paths in
@@ -75,7 +88,21 @@ type Index struct {
 	B             float64 // BM25 b (0..1), key bm25_b
 	TitleWeight   float64 // BM25 weight of the title field (>= 0)
 	HeadingWeight float64 // BM25 weight of heading text (>= 0)
-	Workers       int     // indexing workers; a configured 0 is resolved to runtime.NumCPU()
+	// Weights of the note fields and of the whole-note and proximity
+	// evidence (>= 0; keys alias_weight, property_weight, tag_weight,
+	// anchor_weight, anchor_context_weight, whole_note_weight,
+	// proximity_weight). They apply at query time.
+	AliasWeight, PropertyWeight, TagWeight float64
+	AnchorWeight, AnchorContextWeight      float64
+	WholeNoteWeight, ProximityWeight       float64
+	// Properties are the frontmatter keys whose values are indexed (empty:
+	// every key but IgnoreProperties). Changing them reindexes every note.
+	Properties, IgnoreProperties []string
+	// Language is the analysis language of notes that do not say (a
+	// frontmatter lang or language), or "auto" to detect it per note
+	// (key language, default "en").
+	Language string
+	Workers  int // indexing workers; a configured 0 is resolved to runtime.NumCPU()
 	// EntityExtractor names an extractor [[plugin]] (such as the built-in
 	// llm-entities) whose entities and relations enrich the entity graph
 	// of Markdown and text notes (key entity_extractor; "" = off).
@@ -91,6 +118,10 @@ type Vault struct {
 	MaxFileMB float64  // files larger than this many MiB are skipped
 	Watch     bool     // watch the vault for changes (key watch, default true)
 }
+
+// DefaultIgnoreProperties are the frontmatter keys not indexed as the
+// property field by default (chunk.BookkeepingProperties).
+var DefaultIgnoreProperties = chunk.BookkeepingProperties
 
 // Defaults of the optional settings.
 const (
@@ -145,6 +176,12 @@ func defaultIndex() Index {
 		TitleWeight:   DefaultTitleWeight,
 		HeadingWeight: DefaultHeadingWeight,
 		Workers:       runtime.NumCPU(),
+		AliasWeight:   segment.DefaultParams.Alias, PropertyWeight: segment.DefaultParams.Props,
+		TagWeight: segment.DefaultParams.Tags, AnchorWeight: segment.DefaultParams.Anchor,
+		AnchorContextWeight: segment.DefaultParams.AnchorContext, WholeNoteWeight: segment.DefaultParams.NoteBM25,
+		ProximityWeight:  segment.DefaultParams.Proximity,
+		IgnoreProperties: slices.Clone(DefaultIgnoreProperties),
+		Language:         "en",
 	}
 }
 

@@ -44,7 +44,10 @@ func TestDefaults(t *testing.T) {
 			Index: Index{
 				ChunkChars: 1200, ChunkOverlap: 150, ParentChars: 4000,
 				K1: 1.2, B: 0.75, TitleWeight: 2, HeadingWeight: 1.5,
-				Workers: runtime.NumCPU(),
+				Workers:     runtime.NumCPU(),
+				AliasWeight: 2, PropertyWeight: 1, TagWeight: 1, AnchorWeight: 0.5, AnchorContextWeight: 0.1,
+				WholeNoteWeight: 0.3, ProximityWeight: 0.3,
+				IgnoreProperties: DefaultIgnoreProperties, Language: "en",
 			},
 		}
 		if !reflect.DeepEqual(*cfg, want) {
@@ -108,7 +111,11 @@ include = ["**/*.md"]
 			LogLevel: "debug",
 			Debounce: DefaultDebounce, RescanInterval: DefaultRescanInterval,
 		},
-		Index: Index{ChunkChars: 800, ChunkOverlap: 100, ParentChars: 3000, K1: 2, B: 0, TitleWeight: 3.5, HeadingWeight: 0, Workers: 3},
+		Index: func() Index {
+			ix := defaultIndex()
+			ix.ChunkChars, ix.ChunkOverlap, ix.ParentChars, ix.K1, ix.B, ix.TitleWeight, ix.HeadingWeight, ix.Workers = 800, 100, 3000, 2, 0, 3.5, 0, 3
+			return ix
+		}(),
 		Vaults: []Vault{
 			{
 				Name:      "notes",
@@ -287,5 +294,20 @@ func TestRepoConfig(t *testing.T) {
 		if fi, err := os.Stat(v.Path); err != nil || !fi.IsDir() {
 			t.Errorf("vault %s: %v", v.Name, err)
 		}
+	}
+}
+
+func TestNoteFieldKeys(t *testing.T) {
+	cfg, err := Parse("ragd.toml", []byte("[index]\nalias_weight = 3\nproximity_weight = 0\nproperties = [\"status\", \"project\"]\nlanguage = \"auto\"\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := cfg.Index
+	if ix.AliasWeight != 3 || ix.ProximityWeight != 0 || ix.TagWeight != 1 || !reflect.DeepEqual(ix.Properties, []string{"status", "project"}) || ix.Language != "auto" {
+		t.Errorf("index = %+v", ix)
+	}
+	_, err = Parse("ragd.toml", []byte("[index]\nlanguage = \"klingon\"\ntag_weight = -1\n"), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "ragd.toml:2: index.language") || !strings.Contains(err.Error(), "ragd.toml:3: index.tag_weight") {
+		t.Errorf("bad values: %v", err)
 	}
 }

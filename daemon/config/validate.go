@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ragd/ragd/index/analyze"
 )
 
 // Upper bounds that keep numbers sane (and conversions exact).
@@ -26,8 +28,10 @@ const (
 var (
 	rootKeys   = []string{"daemon", "index", "vault", "plugin", "search"}
 	daemonKeys = []string{"socket", "data_dir", "log_level", "debounce", "rescan_interval"}
-	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers", "entity_extractor"}
-	vaultKeys  = []string{"name", "path", "include", "exclude", "max_file_mb", "watch"}
+	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers", "entity_extractor",
+		"alias_weight", "property_weight", "tag_weight", "anchor_weight", "anchor_context_weight", "whole_note_weight",
+		"proximity_weight", "properties", "ignore_properties", "language"}
+	vaultKeys = []string{"name", "path", "include", "exclude", "max_file_mb", "watch"}
 )
 
 // validator turns the decoded TOML tree into a Config, collecting every
@@ -207,6 +211,26 @@ func (v *validator) index(t map[string]any, ix *Index) {
 	}
 	if f, line, ok := v.float(t, p, "heading_weight"); ok && v.inRange(line, "index.heading_weight", f, 0, false, math.Inf(1)) {
 		ix.HeadingWeight = f
+	}
+	for key, dst := range map[string]*float64{"alias_weight": &ix.AliasWeight, "property_weight": &ix.PropertyWeight,
+		"tag_weight": &ix.TagWeight, "anchor_weight": &ix.AnchorWeight, "anchor_context_weight": &ix.AnchorContextWeight,
+		"whole_note_weight": &ix.WholeNoteWeight, "proximity_weight": &ix.ProximityWeight} {
+		if f, line, ok := v.float(t, p, key); ok && v.inRange(line, "index."+key, f, 0, false, math.Inf(1)) {
+			*dst = f
+		}
+	}
+	if ss, ok := v.strings(t, p, "properties"); ok {
+		ix.Properties = ss
+	}
+	if ss, ok := v.strings(t, p, "ignore_properties"); ok {
+		ix.IgnoreProperties = ss
+	}
+	if s, line, ok := v.str(t, p, "language"); ok {
+		if _, err := analyze.ParseLang(s); err != nil && s != "auto" {
+			v.add(line, "index.language", "unknown language %q (want %s, none or auto)", s, langList())
+		} else {
+			ix.Language = s
+		}
 	}
 	if n, line, ok := v.int(t, p, "workers"); ok && v.inRange(line, "index.workers", float64(n), 0, false, maxWorkers) {
 		ix.Workers = int(n)
@@ -434,4 +458,15 @@ func (v *validator) path(line int, key, s string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// langList names the analysis languages.
+func langList() string {
+	var out []string
+	for _, l := range analyze.Langs() {
+		if s := l.String(); s != "none" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -174,3 +174,13 @@ type Chunk struct {
 	// where the chunk's new text begins, e.g. for its PDF page.
 	OwnLine int
 }
+
+// BookkeepingProperties are frontmatter keys that hold bookkeeping rather
+// than what a note is about, or that have a field of their own (title,
+// aliases, tags, language): the index leaves them out of the property
+// field unless told otherwise.
+var BookkeepingProperties = []string{
+	"title", "aliases", "alias", "tags", "tag", "cssclass", "cssclasses", "publish", "permalink",
+	"layout", "template", "uuid", "id", "created", "updated", "modified", "date created",
+	"date modified", "date updated", "mtime", "ctime", "lang", "language",
+}

@@ -20,7 +20,7 @@ import (
 // when the stored document is already up to date.
 func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *index.Prepared {
 	doc := index.Document{Vault: opt.Vault, Path: f.Rel, Size: f.Size, ModTime: f.ModTime.UTC(), Kind: index.KindOf(f.Rel),
-		Pipeline: pipeline(opt.Chunk) + in.enrichSuffix(opt, index.KindOf(f.Rel))}
+		Pipeline: pipeline(opt.Chunk) + ";" + in.store.FieldsSignature() + in.enrichSuffix(opt, index.KindOf(f.Rel))}
 	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes {
 		reason := fmt.Sprintf("file is %s, over the vault's max_file_mb of %s", mb(f.Size), mb(opt.MaxBytes))
 		if old != nil && old.Status == index.StatusFailed && old.Error == reason && old.Size == f.Size {
@@ -79,7 +79,7 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 	if in.noGraph {
 		cd.Links = nil
 	}
-	p := index.Prepare(in.store.Analyzer(), doc, cd, strings.TrimSuffix(base, path.Ext(base)))
+	p := in.store.Prepare(doc, cd, strings.TrimSuffix(base, path.Ext(base)))
 	in.enrich(opt, p, cd, data)
 	return p
 }

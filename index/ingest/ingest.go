@@ -28,6 +28,10 @@ import (
 type Store interface {
 	// Analyzer is the analyzer documents are indexed with.
 	Analyzer() *analyze.Analyzer
+	// Prepare analyses a chunked document into the records to store, with
+	// the store's note fields; FieldsSignature names those settings.
+	Prepare(doc index.Document, cd *chunk.Document, fallback string) *index.Prepared
+	FieldsSignature() string
 	// DocumentsIn returns the stored documents of a vault under scopes
 	// (all of them when there are none).
 	DocumentsIn(vault string, scopes []string) ([]index.Document, error)

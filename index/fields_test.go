@@ -1,0 +1,92 @@
+package index_test
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
+)
+
+// notes searches s for text (analysed as queries are) and returns the
+// paths of the notes found, best first.
+func notes(t *testing.T, s *index.Store, text string) []string {
+	t.Helper()
+	hits, err := s.SearchNotes(index.LexicalQuery{Text: text, K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Path)
+	}
+	return out
+}
+
+// Frontmatter values are searchable (string and list properties);
+// bookkeeping keys are not.
+func TestPropertiesAreSearchable(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	indextest.SyncMap(t, s, t.TempDir(), map[string]string{
+		"plan.md":  "---\nstatus: in-progress\nproject: [apollo, gemini]\npublish: true\ncssclasses: wide\n---\n# Plan\n\nThe launch timeline.\n",
+		"other.md": "# Other\n\nNothing about launches.\n",
+	})
+	for _, q := range []string{"progress", "in-progress", "apollo", "gemini"} {
+		if got := notes(t, s, q); !reflect.DeepEqual(got, []string{"plan.md"}) {
+			t.Errorf("%q found %v, want plan.md", q, got)
+		}
+	}
+	for _, q := range []string{"wide", "publish"} {
+		if got := notes(t, s, q); len(got) != 0 {
+			t.Errorf("%q (a bookkeeping key or value) found %v", q, got)
+		}
+	}
+}
+
+// Accents fold: either spelling finds the other.
+func TestAccentFoldingFindsBothSpellings(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	indextest.SyncMap(t, s, t.TempDir(), map[string]string{
+		"accents.md": "# Trip\n\nA café naïve about München's Straße.\n",
+		"plain.md":   "# Plan\n\nThe cafe was naive about Munchen and its strasse.\n",
+	})
+	for _, q := range []string{"cafe", "café", "naive", "naïve", "munchen", "münchen", "strasse", "straße"} {
+		got := notes(t, s, q)
+		slices.Sort(got)
+		if !reflect.DeepEqual(got, []string{"accents.md", "plain.md"}) {
+			t.Errorf("%q found %v, want both notes", q, got)
+		}
+	}
+}
+
+// The words of a link and the sentence around it are a field of the note
+// linked to, gone when the linking note drops the link.
+func TestAnchorTextFollowsTheLinkingNote(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	dir := t.TempDir()
+	indextest.SyncMap(t, s, dir, map[string]string{
+		"Espresso.md": "# Espresso\n\nDial in the grind until the shot runs in thirty seconds.\n",
+		"Index.md":    "# Index\n\nSee [[Espresso|the quokka brewing guide]] for the morning routine of the zebu.\n",
+	})
+	got := notes(t, s, "quokka brewing")
+	if len(got) < 2 || !slices.Contains(got, "Espresso.md") {
+		t.Fatalf("the link's words did not reach its target: %v", got)
+	}
+	if got := notes(t, s, "zebu"); !slices.Contains(got, "Espresso.md") {
+		t.Errorf("the sentence around the link did not reach its target: %v", got)
+	}
+	indextest.SyncMap(t, s, dir, map[string]string{
+		"Espresso.md": "# Espresso\n\nDial in the grind until the shot runs in thirty seconds.\n",
+		"Index.md":    "# Index\n\nNothing links anywhere now.\n",
+	})
+	if got := notes(t, s, "quokka brewing"); len(got) != 0 {
+		t.Errorf("anchor text outlived its link: %v", got)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
