@@ -47,6 +47,7 @@ type Daemon struct {
 	active   *job                 // the pass running now, if any
 	diskFull *index.DiskFullError // set while indexing is paused for disk space
 	spaceLow chan struct{}        // wakes watchSpace when a pause begins
+	retry    retries              // files to extract again when their extractor is healthy
 
 	// startup is the start-up pass when ragd restarts on an index that has
 	// documents: queries wait for it (awaitStartup). nil on a first start.
@@ -180,6 +181,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()
 	wg.Add(1)
 	go func() { defer wg.Done(); d.watchSpace(workCtx) }()
+	wg.Add(1)
+	go func() { defer wg.Done(); d.retryExtractions(workCtx) }()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

@@ -33,7 +33,7 @@ func (d *Daemon) Document(ctx context.Context, req ipc.DocumentRequest) (*ipc.Do
 		From: req.LineStart, To: req.LineEnd}
 	if !index.IsText(rel) {
 		dr.Extract = func(rel, sha string, data []byte) (*doctext.Extracted, error) {
-			x, handled, err := d.extract(rel, sha, data)
+			x, handled, err := d.extract(ctx, rel, sha, data)
 			if !handled {
 				return nil, errors.New("no extractor takes this file any more")
 			}

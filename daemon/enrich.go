@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -73,7 +72,7 @@ func (d *Daemon) enrich(rel, sha string, text []byte) (*graph.Enrichment, error)
 	}
 	out, err := ex.Extract(context.Background(), plugins.ExtractRequest{Path: rel, MediaType: mt, Data: text})
 	if err != nil {
-		if errors.Is(err, host.ErrTimeout) || errors.Is(err, host.ErrUnavailable) {
+		if host.Transient(err) {
 			err = fmt.Errorf("%w: %w", ingest.ErrTransient, err)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -122,7 +122,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,
 		// Held removals: index what is new or changed, remove nothing.
 		KeepMissing: verdict == watch.HoldDeletions, Unreadable: unreadable,
-		Scopes: paths, Progress: &j.prog, Extract: d.extract,
+		Scopes: paths, Progress: &j.prog, Extract: d.extractFunc(ctx, j.trigger == triggerManual || j.trigger == triggerRetry),
 		Enrich: d.enrichFunc(), Enricher: d.enricher(),
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
@@ -130,6 +130,9 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	}, in)
 	res.Indexed, res.Unchanged, res.Removed, res.Failed = sr.Indexed, sr.Unchanged, sr.Removed, sr.Failed
 	d.pauseForSpace(err)
+	if err == nil || len(sr.Retry) > 0 {
+		d.retry.note(name, paths, sr.Retry)
+	}
 	now := time.Now()
 	d.mu.Lock()
 	vs.online, vs.offline = true, ""

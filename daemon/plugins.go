@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -33,9 +32,11 @@ var defaultExtractors = []struct {
 type backends struct {
 	mgr *host.Manager
 
-	extOnce    sync.Once
+	extMu      sync.Mutex
 	extByExt   map[string]string // extension → extractor plugin name
 	extSpecs   map[string][]string
+	extKnown   map[string]bool // extractors whose extensions are in extByExt
+	extAsked   time.Time       // when the others were last asked
 	embedName  string
 	rerankName string
 }
@@ -43,7 +44,8 @@ type backends struct {
 // pluginSpecs turns the configuration into host specs, adding the default
 // built-ins.
 func pluginSpecs(cfg *config.Config) ([]host.Spec, *backends) {
-	b := &backends{extByExt: map[string]string{}, extSpecs: map[string][]string{}, embedName: cfg.Search.Embedder}
+	b := &backends{extByExt: map[string]string{}, extSpecs: map[string][]string{}, extKnown: map[string]bool{},
+		embedName: cfg.Search.Embedder}
 	var specs []host.Spec
 	taken := map[string]bool{}
 	for _, p := range cfg.Plugins {
@@ -98,52 +100,95 @@ func pluginSpecs(cfg *config.Config) ([]host.Spec, *backends) {
 	return specs, b
 }
 
-// extractorFor returns the extractor plugin taking a file, or "".
+// extInfoRetry is how often an extractor that could not say which files
+// it takes (it was down) is asked again.
+const extInfoRetry = 10 * time.Second
+
+// extractorFor returns the extractor plugin taking a file, or "". An
+// external extractor without configured extensions is asked which it
+// takes; one that cannot answer (down, restarting) is asked again later
+// rather than never used.
 func (d *Daemon) extractorFor(rel string) string {
 	b := d.backends
-	b.extOnce.Do(func() {
+	var ask []string
+	b.extMu.Lock()
+	if b.extAsked.IsZero() || time.Since(b.extAsked) >= extInfoRetry {
 		for name, exts := range b.extSpecs {
-			if len(exts) == 0 {
-				// An external extractor without configured extensions says
-				// which it takes.
-				ex, err := b.mgr.Extractor(name)
-				if err != nil {
-					continue
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				info, err := ex.ExtractorInfo(ctx)
-				cancel()
-				if err != nil {
-					d.log.Warn("extractor did not say which files it takes; set extensions in its [[plugin]]", "plugin", name, "err", err)
-					continue
-				}
-				exts = info.Extensions
-			}
-			for _, e := range exts {
-				b.extByExt[strings.ToLower(e)] = name
+			switch {
+			case b.extKnown[name]:
+			case len(exts) > 0:
+				b.register(name, exts)
+			default:
+				ask = append(ask, name)
 			}
 		}
-	})
+		if len(ask) > 0 {
+			b.extAsked = time.Now()
+		}
+	}
+	b.extMu.Unlock()
+	for _, name := range ask {
+		ex, err := b.mgr.Extractor(name)
+		if err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		info, err := ex.ExtractorInfo(ctx)
+		cancel()
+		if err != nil {
+			d.log.Warn("extractor did not say which files it takes (asked again later); set extensions in its [[plugin]]", "plugin", name, "err", err)
+			continue
+		}
+		b.extMu.Lock()
+		b.register(name, info.Extensions)
+		b.extMu.Unlock()
+	}
+	b.extMu.Lock()
+	defer b.extMu.Unlock()
 	return b.extByExt[strings.ToLower(path.Ext(rel))]
 }
 
-// extract is the index's ExtractFunc: it runs the file through its
-// extractor plugin, with the result cached by content hash.
-func (d *Daemon) extract(rel, sha string, data []byte) (*ingest.Extracted, bool, error) {
+// register records the extensions an extractor takes; b.extMu is held.
+func (b *backends) register(name string, exts []string) {
+	for _, e := range exts {
+		b.extByExt[strings.ToLower(e)] = name
+	}
+	b.extKnown[name] = true
+}
+
+// extractFunc is the index's ExtractFunc for one pass: it runs the file
+// through its extractor plugin, with the result cached by content hash. A
+// failure that says nothing about the file (host.Transient: the plugin
+// crashed, timed out, was restarting) is marked transient, so the file is
+// never recorded as done. With wait (a pass a user waits on) a plugin that
+// is restarting after a crash is waited for instead of failing at once.
+func (d *Daemon) extractFunc(ctx context.Context, wait bool) ingest.ExtractFunc {
+	if wait {
+		ctx = host.WaitForRestart(ctx)
+	}
+	return func(rel, sha string, data []byte) (*ingest.Extracted, bool, error) {
+		return d.extract(ctx, rel, sha, data)
+	}
+}
+
+func (d *Daemon) extract(ctx context.Context, rel, sha string, data []byte) (*ingest.Extracted, bool, error) {
 	name := d.extractorFor(rel)
 	if name == "" {
 		return nil, false, nil
 	}
 	ex, err := d.backends.mgr.Extractor(name)
 	if err != nil {
+		if host.Transient(err) {
+			err = fmt.Errorf("%w: %w", ingest.ErrTransient, err)
+		}
 		return nil, true, err
 	}
 	if x, ok := d.ingest.CachedExtraction(sha, name); ok {
 		return x, true, nil
 	}
-	out, err := ex.Extract(context.Background(), plugins.ExtractRequest{Path: rel, MediaType: mediaType(rel), Data: data})
+	out, err := ex.Extract(ctx, plugins.ExtractRequest{Path: rel, MediaType: mediaType(rel), Data: data})
 	if err != nil {
-		if errors.Is(err, host.ErrTimeout) || errors.Is(err, host.ErrUnavailable) {
+		if host.Transient(err) {
 			err = fmt.Errorf("%w: %w", ingest.ErrTransient, err)
 		}
 		return nil, true, fmt.Errorf("%s: %w", name, err)

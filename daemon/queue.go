@@ -16,6 +16,9 @@ const (
 	triggerWatch    = "watch"
 	triggerPeriodic = "periodic"
 	triggerManual   = "manual"
+	// triggerRetry: files whose extraction failed for a transient reason,
+	// tried again once their extractor is healthy.
+	triggerRetry = "retry"
 )
 
 // job is one indexing pass: every vault, one vault, or some paths of one

@@ -95,8 +95,13 @@ type Document struct {
 	Pipeline string `json:"pipeline,omitempty"`
 	// EnrichError says why the model enrichment of an indexed note failed
 	// (it is retried on the next pass); "" otherwise.
-	EnrichError string    `json:"enrich_error,omitempty"`
-	IndexedAt   time.Time `json:"indexed_at"`
+	EnrichError string `json:"enrich_error,omitempty"`
+	// Retry marks a failure that says nothing about the file (its
+	// extractor crashed, timed out or was restarting): the file is tried
+	// again on every pass and when the extractor is healthy, never skipped
+	// as unchanged.
+	Retry     bool      `json:"retry,omitempty"`
+	IndexedAt time.Time `json:"indexed_at"`
 }
 
 // Chunk is the stored record of a child chunk, the unit of retrieval.

@@ -169,7 +169,7 @@ func runScale(ctx context.Context, c *config, sc float64, log io.Writer) (*scale
 		return res, err
 	}
 	res.Notes, res.VaultMB, res.Vault = m.Notes, float64(m.Bytes)/1e6, vault
-	return res, runEngines(ctx, c, res, log)
+	return res, runEngines(ctx, c, res, vault, log)
 }
 
 // runVault measures an existing vault, on a copy of it in the working
@@ -194,15 +194,11 @@ func runVault(ctx context.Context, c *config, dir string, log io.Writer) (*scale
 		return nil
 	})
 	res.VaultMB = float64(bytes) / 1e6
-	vault := res.Vault
-	res.Vault = cp
-	defer func() { res.Vault = vault }()
-	return res, runEngines(ctx, c, res, log)
+	return res, runEngines(ctx, c, res, cp, log)
 }
 
-// runEngines measures every engine on res.Vault, runs alternating.
-func runEngines(ctx context.Context, c *config, res *scaleResult, log io.Writer) error {
-	vault := res.Vault
+// runEngines measures every engine on vault, runs alternating, into res.
+func runEngines(ctx context.Context, c *config, res *scaleResult, vault string, log io.Writer) error {
 	qs, err := Queries(vault, c.queries, c.src.seed)
 	if err != nil {
 		return fmt.Errorf("queries: %w", err)

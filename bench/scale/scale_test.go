@@ -228,3 +228,48 @@ func TestProcfs(t *testing.T) {
 		t.Errorf("formatCount = %s", got)
 	}
 }
+
+// TestMainVault runs ragd-bench scale on an existing vault with one peer
+// (the test binary as ragd-peer) and checks the table and that the vault
+// itself was not written to.
+func TestMainVault(t *testing.T) {
+	vault := genVault(t, 20)
+	before := treeFiles(t, vault)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("RAGD_PEERTEST_CHILD", "1")
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"-scales", "", "-vault", vault, "-engines", "fts5", "-runs", "2",
+		"-queries", "5", "-saves", "1", "-settle", "0s", "-peer-bin", self}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"== vault: 20 notes", "medians of 2 runs per engine", "cold index to idle, s", "save → searchable p50, ms"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if after := treeFiles(t, vault); after != before {
+		t.Errorf("the vault changed: %s, then %s", before, after)
+	}
+	for _, args := range [][]string{{"-scales", "x"}, {"-engines", "lucene"}, {"-runs", "0"}, {"-scales", ""}, {"extra"}} {
+		if code := Main(context.Background(), args, &out, &errb); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// treeFiles lists the files under dir with their sizes.
+func treeFiles(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			fmt.Fprintf(&b, "%s %d\n", p, fi.Size())
+		}
+		return nil
+	})
+	return b.String()
+}

@@ -45,7 +45,8 @@ func init() {
 // hangingExtractor takes .hang files as plain text, except that it hangs
 // (ignoring its context, as a stuck parser would) on a file holding
 // "HANG", and on the first call only for a file holding "FLAKY" (a marker
-// file per path in dir remembers the first call across restarts).
+// file per path in dir remembers the first call across restarts); on a
+// file holding "CRASH<n>" the process exits on the first n calls.
 type hangingExtractor struct{ dir string }
 
 func (x *hangingExtractor) ExtractorInfo(context.Context) (plugins.ExtractorInfo, error) {
@@ -53,6 +54,16 @@ func (x *hangingExtractor) ExtractorInfo(context.Context) (plugins.ExtractorInfo
 }
 
 func (x *hangingExtractor) Extract(ctx context.Context, req plugins.ExtractRequest) (plugins.Extraction, error) {
+	if i := bytes.Index(req.Data, []byte("CRASH")); i >= 0 && x.dir != "" {
+		n := int(req.Data[i+5] - '0')
+		counter := filepath.Join(x.dir, strings.ReplaceAll(req.Path, "/", "_")+".calls")
+		b, _ := os.ReadFile(counter)
+		calls := len(b) + 1
+		os.WriteFile(counter, bytes.Repeat([]byte("x"), calls), 0o600)
+		if calls <= n {
+			os.Exit(7) // a crash in the middle of the call
+		}
+	}
 	hang := bytes.Contains(req.Data, []byte("HANG"))
 	if bytes.Contains(req.Data, []byte("FLAKY")) {
 		if x.dir == "" {

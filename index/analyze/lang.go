@@ -75,28 +75,27 @@ func ParseLang(s string) (Lang, error) {
 	return English, fmt.Errorf("%w %q (want one of %s)", ErrUnknownLang, s, strings.Join(langCodes[:], ", "))
 }
 
+// snowball holds each language's Snowball stop list and stemmer; None has
+// neither. Norwegian uses the Snowball project's stop list and French adds
+// two words (see stopwords.go).
+var snowball = [None]struct {
+	stop func(string) bool
+	stem func(string, bool) string
+}{
+	English:   {english.IsStopWord, english.Stem},
+	French:    {func(w string) bool { return french.IsStopWord(w) || frenchExtra(w) }, french.Stem},
+	Spanish:   {spanish.IsStopWord, spanish.Stem},
+	Russian:   {russian.IsStopWord, russian.Stem},
+	Swedish:   {swedish.IsStopWord, swedish.Stem},
+	Norwegian: {norwegianStopWord, norwegian.Stem},
+	Hungarian: {hungarian.IsStopWord, hungarian.Stem},
+}
+
 // IsStopWord reports whether tok, lower-cased and unfolded (as the
 // language writes it: "été", "för"), is a stop word of l (the Snowball
-// lists; Norwegian's is the Snowball project's list, French adds "les"
-// and "ils"). None has no stop words.
+// lists). None has no stop words.
 func (l Lang) IsStopWord(tok string) bool {
-	switch l {
-	case English:
-		return english.IsStopWord(tok)
-	case French:
-		return french.IsStopWord(tok) || frenchExtra(tok)
-	case Spanish:
-		return spanish.IsStopWord(tok)
-	case Russian:
-		return russian.IsStopWord(tok)
-	case Swedish:
-		return swedish.IsStopWord(tok)
-	case Norwegian:
-		return norwegianStopWord(tok)
-	case Hungarian:
-		return hungarian.IsStopWord(tok)
-	}
-	return false
+	return l < None && snowball[l].stop(tok)
 }
 
 // IsStopWord reports whether the lower-case token is an English stop word
@@ -105,21 +104,8 @@ func IsStopWord(tok string) bool { return english.IsStopWord(tok) }
 
 // stem applies l's Snowball stemmer to a lower-case word.
 func (l Lang) stem(w string) string {
-	switch l {
-	case English:
-		return english.Stem(w, false)
-	case French:
-		return french.Stem(w, false)
-	case Spanish:
-		return spanish.Stem(w, false)
-	case Russian:
-		return russian.Stem(w, false)
-	case Swedish:
-		return swedish.Stem(w, false)
-	case Norwegian:
-		return norwegian.Stem(w, false)
-	case Hungarian:
-		return hungarian.Stem(w, false)
+	if l < None {
+		return snowball[l].stem(w, false)
 	}
 	return w
 }

@@ -28,8 +28,10 @@ func loadNotes(b *testing.B) [][]byte {
 }
 
 // BenchmarkMarkdown chunks every testdata note once per iteration.
-func BenchmarkMarkdown(b *testing.B) {
-	notes := loadNotes(b)
+func BenchmarkMarkdown(b *testing.B) { benchMarkdown(b, loadNotes(b)) }
+
+// benchMarkdown chunks every note once per iteration.
+func benchMarkdown(b *testing.B, notes [][]byte) {
 	var n int64
 	for _, s := range notes {
 		n += int64(len(s))
@@ -97,19 +99,4 @@ func hubNotes(b *testing.B) [][]byte {
 
 // BenchmarkMarkdownObsidianHub chunks every note of the obsidian-hub vault
 // (6,571 notes, 14.8 MB) once per iteration.
-func BenchmarkMarkdownObsidianHub(b *testing.B) {
-	notes := hubNotes(b)
-	var n int64
-	for _, s := range notes {
-		n += int64(len(s))
-	}
-	b.SetBytes(n)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, s := range notes {
-			if _, err := Markdown(s, Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
+func BenchmarkMarkdownObsidianHub(b *testing.B) { benchMarkdown(b, hubNotes(b)) }

@@ -43,7 +43,9 @@ func extract(opt SyncOptions, doc *index.Document, data []byte) (*chunk.Document
 	}
 	if err != nil {
 		if errors.Is(err, ErrTransient) {
-			doc.Hash = "" // not up to date: the next pass tries again
+			// Never recorded as done: the next pass, and the daemon when
+			// the extractor is healthy again, try again.
+			doc.Hash, doc.Retry = "", true
 		}
 		return nil, "extraction failed: " + err.Error()
 	}

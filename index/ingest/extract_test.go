@@ -251,12 +251,12 @@ func TestExtractTransientRetriedPermanentNot(t *testing.T) {
 		return n
 	}
 
-	if res := syncExtract(t, s, files, ex.extract); res.Failed != 2 {
-		t.Fatalf("first sync = %+v", res)
+	if res := syncExtract(t, s, files, ex.extract); res.Failed != 2 || len(res.Retry) != 1 || res.Retry[0] != "slow.pdf" {
+		t.Fatalf("first sync = %+v, want 2 failed and slow.pdf to retry", res)
 	}
 	for _, p := range []string{"slow.pdf", "locked.pdf"} {
 		d, _ := s.Document("v", p)
-		if d == nil || d.Status != index.StatusFailed || !strings.Contains(d.Error, "extraction failed") {
+		if d == nil || d.Status != index.StatusFailed || !strings.Contains(d.Error, "extraction failed") || d.Retry != (p == "slow.pdf") {
 			t.Errorf("%s = %+v", p, d)
 		}
 	}

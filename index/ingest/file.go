@@ -48,7 +48,7 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 	// A file nobody could extract is retried: an extractor may have been
 	// configured since (below, an unchanged outcome is not rewritten).
 	noExtractorBefore := old != nil && old.Status == index.StatusFailed && strings.HasPrefix(old.Error, "no extractor")
-	if old != nil && old.Hash == doc.Hash && !noExtractorBefore &&
+	if old != nil && old.Hash == doc.Hash && !noExtractorBefore && !old.Retry &&
 		(old.Pipeline == doc.Pipeline || doc.Kind == "" && strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")) {
 		return nil // unchanged (an extracted file's pipeline also names its extractor)
 	}

@@ -114,6 +114,10 @@ type SyncResult struct {
 	Unchanged int `json:"unchanged"`
 	Removed   int `json:"removed"`
 	Failed    int `json:"failed"`
+	// Retry lists the files that failed for a transient reason (their
+	// extractor crashed, timed out or was restarting): worth trying again
+	// when the extractor is healthy.
+	Retry []string `json:"retry,omitempty"`
 }
 
 // Progress is updated while a Sync runs; all fields are read atomically.
@@ -222,6 +226,9 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 					res.Indexed++
 				} else {
 					res.Failed++
+					if op.Put.Doc.Retry {
+						res.Retry = append(res.Retry, op.Put.Doc.Path)
+					}
 				}
 				if opt.OnDoc != nil {
 					if op.Put.Doc.Status == index.StatusOK {

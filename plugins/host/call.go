@@ -62,7 +62,8 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 				p.log.Warn("plugin died during a call; retrying on the restarted process", "op", op, "error", err.Error())
 				continue
 			}
-			return err
+			// Died again: says nothing about the input, try later.
+			return fmt.Errorf("%s: %w: the process died during the call twice: %w", op, ErrUnavailable, err)
 		default:
 			return err
 		}
@@ -83,4 +84,49 @@ func processLost(ctx context.Context, inst *instance, err error) bool {
 	hctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	return inst.health(hctx) != nil
+}
+
+// Transient reports whether err says nothing about the input of the call
+// that returned it: the plugin timed out, died, was restarting or shutting
+// down, or the call was cancelled. Such a call is worth repeating later;
+// an error the plugin itself returned (a file it cannot parse) is not.
+func Transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnavailable) || errors.Is(err, ErrClosed) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	switch status.Code(unwrapStatus(err)) {
+	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded, codes.Aborted, codes.ResourceExhausted:
+		return true
+	}
+	return false
+}
+
+// unwrapStatus finds the gRPC status error wrapped in err, if any.
+func unwrapStatus(err error) error {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if _, ok := status.FromError(e); ok {
+			return e
+		}
+	}
+	return err
+}
+
+type waitKey struct{}
+
+// WaitForRestart returns a context under which calls wait for a plugin that
+// is restarting after a crash or a timeout, however long its backoff,
+// instead of failing at once with ErrUnavailable (a plugin that keeps
+// failing to start still fails at once). For work a user waits on, such as
+// a reindex they asked for.
+func WaitForRestart(ctx context.Context) context.Context {
+	return context.WithValue(ctx, waitKey{}, true)
+}
+
+func waitsForRestart(ctx context.Context) bool {
+	v, _ := ctx.Value(waitKey{}).(bool)
+	return v
 }

@@ -349,7 +349,7 @@ func (p *proc) ready(ctx context.Context) (*instance, error) {
 		}
 		switch {
 		case p.state == ipc.PluginStarting:
-		case p.state == ipc.PluginFailed && p.startErrs <= 1 && time.Until(p.nextTry) <= readyWait:
+		case p.state == ipc.PluginFailed && p.startErrs <= 1 && (time.Until(p.nextTry) <= readyWait || waitsForRestart(ctx)):
 			// Restarting after a crash or a timeout: worth waiting for.
 		case !p.launched && p.spec.Lazy:
 			p.mu.Unlock()

@@ -123,15 +123,7 @@ func Best(an *analyze.Analyzer, text string, terms []Term, opt Options) Window {
 	width = max(width, minWidth)
 	m := newMeasure(text, opt.Runes)
 
-	var all []Match
-	if len(terms) > 0 {
-		find := newFinder(terms)
-		an.Analyze(text, opt.Lang, func(t analyze.Token) {
-			if k := find.term(t.Term); k >= 0 {
-				all = append(all, Match{Term: k, Start: t.Start, End: t.End})
-			}
-		})
-	}
+	all := matches(an, text, terms, opt.Lang)
 	if len(all) == 0 {
 		s := skipSpaceFwd(text, 0, len(text))
 		return finish(text, s, wordEnd(text, s, m.advance(s, width), s), nil, 0)
@@ -185,6 +177,22 @@ func Best(an *analyze.Analyzer, text string, terms []Term, opt Options) Window {
 		hi++
 	}
 	return finish(text, start, end, all[lo:hi], best)
+}
+
+// matches returns every token of text that is a variant of a query term,
+// in text order.
+func matches(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []Match {
+	if len(terms) == 0 {
+		return nil
+	}
+	var all []Match
+	find := newFinder(terms)
+	an.Analyze(text, lang, func(t analyze.Token) {
+		if k := find.term(t.Term); k >= 0 {
+			all = append(all, Match{Term: k, Start: t.Start, End: t.End})
+		}
+	})
+	return all
 }
 
 // finish builds the Window for [start, end) with the matches inside it.

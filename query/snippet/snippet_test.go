@@ -182,15 +182,7 @@ func checkWindow(t *testing.T, an *analyze.Analyzer, text string, terms []Term, 
 		t.Fatalf("window holds terms worth %v, reports %v", score, w.Score)
 	}
 	// Brute force: no window of the width covers more.
-	var all []Match
-	if len(terms) > 0 {
-		f := newFinder(terms)
-		an.Analyze(text, opt.Lang, func(tk analyze.Token) {
-			if k := f.term(tk.Term); k >= 0 {
-				all = append(all, Match{Term: k, Start: tk.Start, End: tk.End})
-			}
-		})
-	}
+	all := matches(an, text, terms, opt.Lang)
 	best := 0.0
 	for i := range all {
 		s := 0.0
