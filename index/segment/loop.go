@@ -40,7 +40,7 @@ func (s *Set) maintain() {
 		switch {
 		case size >= s.opt.FlushBytes || nmem > 0 && idle >= s.opt.FlushAfter:
 			err = s.flush(false)
-		case nmem >= memMergeAt:
+		case nmem >= memMaxSegments && s.memTierDue():
 			err = s.mergeMemory()
 		default:
 			var did bool
@@ -84,10 +84,14 @@ func inputsOf(sts []*segState) []mergeInput {
 	return ins
 }
 
-// mergeMemory merges the in-memory segments into one in-memory segment.
+// mergeMemory merges in-memory segments of one size tier into one
+// in-memory segment (tiers of memTierBytes × MergeFactor^n): each change is
+// copied a logarithmic number of times before it is flushed, not once per
+// merge.
 func (s *Set) mergeMemory() error {
-	v, ins, _ := s.snapshot(func(ss *segState) bool { return s.mem[ss.seg] })
+	v, mem, _ := s.snapshot(func(ss *segState) bool { return s.mem[ss.seg] })
 	defer v.Release()
+	ins := s.pickTier(mem, memTierBytes, memMergeAt)
 	if len(ins) < 2 {
 		return nil
 	}
@@ -130,7 +134,10 @@ func (s *Set) flushedSeq() uint64 {
 func (s *Set) mergeDisk() (bool, error) {
 	v, disk, _ := s.snapshot(func(ss *segState) bool { return !s.mem[ss.seg] })
 	defer v.Release()
-	ins := s.pickMerge(disk)
+	ins := s.pickTier(disk, s.opt.FlushBytes, s.opt.MergeFactor)
+	if len(ins) == 0 {
+		ins = s.pickPurge(disk)
+	}
 	if len(ins) == 0 {
 		return false, nil
 	}
@@ -146,21 +153,18 @@ func (s *Set) mergeDisk() (bool, error) {
 	return true, s.writeManifest(s.flushedSeq(), gone)
 }
 
-// pickMerge chooses segments to merge: the MergeFactor smallest of the
-// smallest size tier that has that many (tiers are powers of MergeFactor
-// times FlushBytes), within MaxSegmentBytes; else a segment of which a
-// third is deleted notes.
-func (s *Set) pickMerge(disk []*segState) []*segState {
-	f := s.opt.MergeFactor
+// pickTier chooses segments to merge: the f smallest of the smallest size
+// tier holding f (tiers are base × f^n bytes), within MaxSegmentBytes.
+func (s *Set) pickTier(segs []*segState, base int64, f int) []*segState {
 	tier := func(ss *segState) int {
-		r := float64(ss.seg.size) / float64(s.opt.FlushBytes)
+		r := float64(ss.seg.size) / float64(base)
 		if r <= 1 {
 			return 0
 		}
 		return int(math.Log(r) / math.Log(float64(f)))
 	}
 	byTier := map[int][]*segState{}
-	for _, ss := range disk {
+	for _, ss := range segs {
 		byTier[tier(ss)] = append(byTier[tier(ss)], ss)
 	}
 	tiers := make([]int, 0, len(byTier))
@@ -183,6 +187,12 @@ func (s *Set) pickMerge(disk []*segState) []*segState {
 			return pick
 		}
 	}
+	return nil
+}
+
+// pickPurge chooses a segment file of which a third is deleted notes, to
+// rewrite without them.
+func (s *Set) pickPurge(disk []*segState) []*segState {
 	for _, ss := range disk {
 		if ss.seg.notes > 0 && (ss.seg.notes-ss.live)*3 >= ss.seg.notes {
 			return []*segState{ss}
@@ -279,4 +289,11 @@ func (seg *Segment) close() {
 		seg.release()
 		seg.release = nil
 	}
+}
+
+// memTierDue reports whether some tier of in-memory segments is full.
+func (s *Set) memTierDue() bool {
+	v, mem, _ := s.snapshot(func(ss *segState) bool { return s.mem[ss.seg] })
+	defer v.Release()
+	return len(s.pickTier(mem, memTierBytes, memMergeAt)) > 0
 }

@@ -12,37 +12,56 @@ type mergeInput struct {
 }
 
 // merge lays out one segment holding the live notes of the inputs, in
-// input order. Postings are merged term by term from the inputs' sorted
-// dictionaries, so no input is decoded into notes.
+// input order. Nothing is decoded that can be copied: note data, chunk rows
+// and body positions are copied as bytes, postings re-coded only for their
+// chunk numbers, and each note's forward list carried over with the terms
+// renumbered; the dictionaries are merged term by term.
 func merge(ins []mergeInput) []byte {
 	w := newWriter()
-	noteMap := make([][]int32, len(ins))    // input note → output note, -1 deleted
-	chunkBase := make([][]uint32, len(ins)) // input note → output first chunk
+	noteMap := make([][]int32, len(ins))  // input note → output note, -1 deleted
+	chunkMap := make([][]int64, len(ins)) // input chunk → output chunk − input chunk (per note), -1 deleted
 	for k, in := range ins {
 		s := in.seg
 		noteMap[k] = make([]int32, s.notes)
-		chunkBase[k] = make([]uint32, s.notes)
+		chunkMap[k] = make([]int64, s.chunks)
 		for i := uint32(0); i < s.notes; i++ {
+			first, n := s.NoteChunks(i)
 			if in.del.has(i) {
 				noteMap[k][i] = -1
+				for c := first; c < first+n; c++ {
+					chunkMap[k][c] = -1
+				}
 				continue
 			}
-			info := s.Info(i, true)
-			first, n := s.NoteChunks(i)
-			m := &noteMeta{id: info.ID, vault: info.Vault, path: info.Path, title: info.Title, tags: info.Tags,
-				mtime: info.MTime, headings: info.Headings, nChunks: n}
+			var fl [NoteFields]uint32
 			for f := range NoteFields {
-				m.fieldLen[f] = s.NoteFieldLen(i, f)
+				fl[f] = s.NoteFieldLen(i, f)
 			}
-			chunkBase[k][i] = w.chunks
-			ni := w.addNote(m)
+			base := w.chunks
+			ni := w.addNoteRaw(s.NoteID(i), s.noteDataRaw(i), s.NoteMTime(i), fl, n)
 			noteMap[k][i] = int32(ni)
 			for c := first; c < first+n; c++ {
-				r := s.Chunk(c)
-				w.addChunk(ni, m.fieldLen[FieldTitle], &Chunk{Parent: r.Parent, LineStart: r.LineStart,
-					LineEnd: r.LineEnd, Body: r.Body, Head: r.Head, Hash: r.Hash})
+				chunkMap[k][c] = int64(base + (c - first))
+				w.addChunkRow(ni, s.chunkRow(c))
 			}
 		}
+	}
+	// The df share of deleted notes, per input term, to take back.
+	delShare := make([]map[uint32]uint64, len(ins))
+	for k, in := range ins {
+		if in.del == nil {
+			continue
+		}
+		delShare[k] = make(map[uint32]uint64)
+		for i := uint32(0); i < in.seg.notes; i++ {
+			if in.del.has(i) {
+				in.seg.forward(i, func(t, df uint32) { delShare[k][t] += uint64(df) })
+			}
+		}
+	}
+	ordMap := make([][]uint32, len(ins)) // input term → output term
+	for k, in := range ins {
+		ordMap[k] = make([]uint32, in.seg.terms)
 	}
 
 	h := &dictHeap{}
@@ -52,81 +71,65 @@ func merge(ins []mergeInput) []byte {
 			heap.Push(h, dictCursor{term: t, in: k})
 		}
 	}
-	var pos []uint32
-	var shares, whole []share
 	for h.Len() > 0 {
 		term := (*h)[0].term
 		var group []dictCursor
 		for h.Len() > 0 && bytes.Equal((*h)[0].term, term) {
 			group = append(group, heap.Pop(h).(dictCursor))
 		}
-		// cursors of one term come out in heap order; postings must be
-		// written in input order
+		// postings must be written in input order
 		sortCursors(group)
 		w.beginTerm()
 		var df uint64
 		for _, cur := range group {
-			in := ins[cur.in]
-			s := in.seg
+			s := ins[cur.in].seg
 			_, d := s.termAt(cur.idx)
 			e := d.entry()
-			shares = shares[:0]
+			df += e.df - delShare[cur.in][uint32(cur.idx)]
+			cm := chunkMap[cur.in]
 			it := s.postings(e)
 			for it.next() {
-				if it.chunk >= s.chunks {
-					break
-				}
-				n := s.chunkNote(it.chunk)
-				if n >= s.notes || noteMap[cur.in][n] < 0 {
+				if it.chunk >= s.chunks || cm[it.chunk] < 0 {
 					continue
 				}
-				first, _ := s.NoteChunks(n)
-				nn := uint32(noteMap[cur.in][n])
-				pos = it.positions(pos[:0])
-				w.posting(chunkBase[cur.in][n]+it.chunk-first, it.body, it.head, pos)
-				if len(shares) > 0 && shares[len(shares)-1].note == nn {
-					shares[len(shares)-1].n++
-				} else {
-					shares = append(shares, share{nn, 1})
-				}
+				w.postingRaw(uint32(cm[it.chunk]), it.body, it.head, it.positionsRaw())
 			}
-			whole = whole[:0]
 			nt := s.notePostings(e)
 			for nt.next() {
-				if nt.note >= s.notes || noteMap[cur.in][nt.note] < 0 {
-					continue
+				if nt.note < s.notes && noteMap[cur.in][nt.note] >= 0 {
+					w.notePosting(uint32(noteMap[cur.in][nt.note]), &nt.tf)
 				}
-				nn := uint32(noteMap[cur.in][nt.note])
-				w.notePosting(nn, &nt.tf)
-				_, cnt := s.NoteChunks(nt.note)
-				whole = append(whole, share{nn, cnt})
-			}
-			// A note holding the term in a note field counts all its
-			// chunks; both lists are in note order.
-			shares = mergeShares(shares, whole)
-			for _, sh := range shares {
-				w.noteTerm(sh.note, sh.n)
-				df += uint64(sh.n)
 			}
 		}
 		for _, cur := range group {
-			in := ins[cur.in]
-			s := in.seg
+			s := ins[cur.in].seg
 			_, d := s.termAt(cur.idx)
-			e := d.entry()
-			at := s.anchorPostings(e)
+			at := s.anchorPostings(d.entry())
 			for at.next() {
-				if at.source >= s.notes || noteMap[cur.in][at.source] < 0 {
-					continue
+				if at.source < s.notes && noteMap[cur.in][at.source] >= 0 {
+					w.anchorPosting(uint32(noteMap[cur.in][at.source]), w.key(s.key(at.key)), at.link, at.ctx)
 				}
-				w.anchorPosting(uint32(noteMap[cur.in][at.source]), w.key(s.key(at.key)), at.link, at.ctx)
 			}
+		}
+		for _, cur := range group {
+			ordMap[cur.in][cur.idx] = w.terms
 		}
 		w.endTerm(string(term), df)
 		for _, cur := range group {
 			if next := cur.idx + 1; next < int(ins[cur.in].seg.terms) {
 				t, _ := ins[cur.in].seg.termAt(next)
 				heap.Push(h, dictCursor{term: t, in: cur.in, idx: next})
+			}
+		}
+	}
+	// Forward lists: the input's, terms renumbered (order is kept: the
+	// output dictionary sorts like each input's).
+	for k, in := range ins {
+		for i := uint32(0); i < in.seg.notes; i++ {
+			if n := noteMap[k][i]; n >= 0 {
+				in.seg.forward(i, func(t, df uint32) {
+					w.fwd[n] = append(w.fwd[n], fwdEntry{ordMap[k][t], df})
+				})
 			}
 		}
 	}
@@ -163,32 +166,4 @@ func sortCursors(cs []dictCursor) {
 			cs[j], cs[j-1] = cs[j-1], cs[j]
 		}
 	}
-}
-
-// share is a note's share of a term's df.
-type share struct{ note, n uint32 }
-
-// mergeShares merges two note-ordered lists; a note in whole takes its
-// count from whole.
-func mergeShares(parts, whole []share) []share {
-	if len(whole) == 0 {
-		return parts
-	}
-	out := make([]share, 0, len(parts)+len(whole))
-	i, j := 0, 0
-	for i < len(parts) || j < len(whole) {
-		switch {
-		case j == len(whole) || i < len(parts) && parts[i].note < whole[j].note:
-			out = append(out, parts[i])
-			i++
-		case i == len(parts) || whole[j].note < parts[i].note:
-			out = append(out, whole[j])
-			j++
-		default:
-			out = append(out, whole[j])
-			i++
-			j++
-		}
-	}
-	return out
 }

@@ -175,3 +175,25 @@ func (m *multiIter) next() bool {
 	}
 	return true
 }
+
+// positionsRaw returns the current posting's encoded positions, unread.
+// It may be called once per posting, instead of positions.
+func (it *postIter) positionsRaw() []byte {
+	start := it.pos.b
+	n := 0
+	for ; it.posPending > 0; it.posPending-- {
+		b := it.pos.b
+		i := 0
+		for i < len(b) && b[i] >= 0x80 {
+			i++
+		}
+		if i >= len(b) {
+			it.pos.bad, it.pos.b = true, nil
+			it.posPending = 0
+			return nil
+		}
+		it.pos.b = b[i+1:]
+		n += i + 1
+	}
+	return start[:n:n]
+}

@@ -389,3 +389,18 @@ func (d *decoder) strs() []string {
 	}
 	return out
 }
+
+// noteDataRaw returns note i's encoded data (notes' data are laid out in
+// note order).
+func (s *Segment) noteDataRaw(i uint32) []byte {
+	d := s.sec[secNoteData]
+	start := int(le.Uint32(s.noteRow(i)[nrData:]))
+	end := len(d)
+	if i+1 < s.notes {
+		end = int(le.Uint32(s.noteRow(i + 1)[nrData:]))
+	}
+	if start > end || end > len(d) {
+		return nil
+	}
+	return d[start:end]
+}

@@ -52,9 +52,16 @@ func (o *Options) setDefaults() {
 	}
 }
 
-// memMergeAt is how many in-memory segments are merged into one (each
-// Apply makes one).
-const memMergeAt = 8
+// In-memory segments (each Apply makes one) are left alone until there are
+// memMaxSegments of them — a flush at FlushBytes usually comes first and
+// copies each change once — then memMergeAt of one size tier (the first
+// tier holds segments up to memTierBytes) are merged into one, so that a
+// stream of small saves does not leave queries many tiny segments to read.
+const (
+	memMaxSegments = 24
+	memMergeAt     = 8
+	memTierBytes   = 64 << 10
+)
 
 // Set is the live lexical index. Apply and the background loop change it;
 // any number of readers hold Views.
@@ -218,7 +225,7 @@ func (s *Set) Apply(seq uint64, deletes []uint64, puts []*Note) {
 	}
 	s.last = time.Now()
 	s.publish(v)
-	if len(s.mem) >= memMergeAt || s.memSize >= s.opt.FlushBytes {
+	if len(s.mem) >= memMaxSegments || s.memSize >= s.opt.FlushBytes {
 		s.signal()
 	}
 }

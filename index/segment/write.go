@@ -21,7 +21,7 @@ type writer struct {
 	ids      []idRow
 	hashes   []hashRow
 	keys     map[string]uint32
-	fwd      []fwdEntry // (note, term, df share), in term order
+	fwd      [][]fwdEntry // by note: (term, df share), in term order
 
 	// the term being written
 	termStart  [4]int // offsets in postings, positions, notePosts, anchorPosts
@@ -35,7 +35,7 @@ type writer struct {
 }
 
 type fwdEntry struct {
-	note, term, df uint32
+	term, df uint32
 }
 
 type idRow struct {
@@ -88,6 +88,7 @@ func (w *writer) addNote(m *noteMeta) uint32 {
 	}
 	w.sec[secNoteRows] = append(w.sec[secNoteRows], row[:]...)
 	w.ids = append(w.ids, idRow{m.id, n})
+	w.fwd = append(w.fwd, nil)
 	w.sumTitle += uint64(clamp16(m.fieldLen[FieldTitle])) * uint64(m.nChunks)
 	return n
 }
@@ -194,17 +195,14 @@ func (w *writer) anchorPosting(source, key, link, ctx uint32) {
 // noteTerm records that note holds the current term with share df of its
 // df (call between beginTerm and endTerm, notes ascending).
 func (w *writer) noteTerm(note, df uint32) {
-	w.fwd = append(w.fwd, fwdEntry{note, w.terms, df})
+	w.fwd[note] = append(w.fwd[note], fwdEntry{w.terms, df})
 }
 
 // endTerm writes the dictionary entry of the term whose postings were just
 // added.
 func (w *writer) endTerm(text string, df uint64) {
 	if w.nPost == 0 && w.nNote == 0 && w.nAnchor == 0 {
-		for len(w.fwd) > 0 && w.fwd[len(w.fwd)-1].term == w.terms {
-			w.fwd = w.fwd[:len(w.fwd)-1]
-		}
-		return
+		return // nothing recorded a forward entry for it
 	}
 	d := &w.sec[secTermData]
 	w.sec[secTermOffs] = le.AppendUint32(w.sec[secTermOffs], uint32(len(*d)))
@@ -285,26 +283,74 @@ func (w *writer) finish() []byte {
 
 // writeForward lays out each note's term list and points its row at it.
 func (w *writer) writeForward() {
-	slices.SortStableFunc(w.fwd, func(a, b fwdEntry) int { return int(a.note) - int(b.note) })
 	rows := w.sec[secNoteRows]
 	f := &w.sec[secForward]
-	k := 0
-	for n := uint32(0); n < w.notes; n++ {
-		le.PutUint32(rows[int(n)*noteRowSize+nrFwd:], uint32(len(*f)))
-		j := k
-		for j < len(w.fwd) && w.fwd[j].note == n {
-			j++
-		}
-		*f = binary.AppendUvarint(*f, uint64(j-k))
+	for n, es := range w.fwd {
+		le.PutUint32(rows[n*noteRowSize+nrFwd:], uint32(len(*f)))
+		*f = binary.AppendUvarint(*f, uint64(len(es)))
 		last := uint32(0)
-		for _, e := range w.fwd[k:j] {
+		for _, e := range es {
 			*f = binary.AppendUvarint(*f, uint64(e.term-last))
 			*f = binary.AppendUvarint(*f, uint64(e.df))
 			last = e.term
 		}
-		k = j
 	}
 	w.fwd = nil
+}
+
+// postingRaw adds a chunk posting whose positions (body varints, delta
+// coded) are already encoded in pos.
+func (w *writer) postingRaw(chunk, body, head uint32, pos []byte) {
+	p := &w.sec[secPostings]
+	*p = binary.AppendUvarint(*p, uint64(chunk-w.lastChunk))
+	w.lastChunk = chunk
+	flag := uint64(0)
+	if head > 0 {
+		flag = 1
+	}
+	*p = binary.AppendUvarint(*p, uint64(body)<<1|flag)
+	if head > 0 {
+		*p = binary.AppendUvarint(*p, uint64(head))
+	}
+	w.sec[secPositions] = append(w.sec[secPositions], pos...)
+	w.nPost++
+}
+
+// addNoteRaw appends a note whose data (vault, path, title, tags,
+// headings) is already encoded.
+func (w *writer) addNoteRaw(id uint64, data []byte, mtime int64, fieldLen [NoteFields]uint32, nChunks uint32) uint32 {
+	n := w.notes
+	w.notes++
+	var row [noteRowSize]byte
+	le.PutUint64(row[nrID:], id)
+	le.PutUint32(row[nrFirst:], w.chunks)
+	le.PutUint32(row[nrChunks:], nChunks)
+	le.PutUint32(row[nrData:], uint32(len(w.sec[secNoteData])))
+	le.PutUint64(row[nrMTime:], uint64(mtime))
+	for f := range NoteFields {
+		le.PutUint32(row[nrFields+4*f:], fieldLen[f])
+		w.sumNote[f] += uint64(fieldLen[f])
+	}
+	w.sec[secNoteData] = append(w.sec[secNoteData], data...)
+	w.sec[secNoteRows] = append(w.sec[secNoteRows], row[:]...)
+	w.ids = append(w.ids, idRow{id, n})
+	w.fwd = append(w.fwd, nil)
+	w.sumTitle += uint64(clamp16(fieldLen[FieldTitle])) * uint64(nChunks)
+	return n
+}
+
+// addChunkRow appends a chunk row copied from another segment, of output
+// note note.
+func (w *writer) addChunkRow(note uint32, r []byte) {
+	n := w.chunks
+	w.chunks++
+	var row [chunkRowSize]byte
+	copy(row[:], r)
+	le.PutUint32(row[crNote:], note)
+	w.sec[secChunkRows] = append(w.sec[secChunkRows], row[:]...)
+	w.hashes = append(w.hashes, hashRow{le.Uint64(row[crHash:]), n})
+	w.sumBody += uint64(le.Uint16(row[crBody:]))
+	w.sumHead += uint64(le.Uint16(row[crHead:]))
 }
 
 func appendStr(b []byte, s string) []byte {
