@@ -37,7 +37,7 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.write("report.pdf", string(pdf))
+	e.Write("report.pdf", string(pdf))
 	d := e.start("")
 	e.waitFor(d, "idle", idle)
 
@@ -62,7 +62,7 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 		}
 	}
 	_, out, _ = e.ragctl("version")
-	mustContain(t, "ragctl version", out, "ragctl ", "ragd ", "on "+e.socket)
+	mustContain(t, "ragctl version", out, "ragctl ", "ragd ", "on "+e.Socket)
 
 	// A note named by its title or alias, wherever a note is named.
 	for _, args := range [][]string{{"similar", "Espresso Dialing In"}, {"similar", "dial-in"}, {"graph", "backlinks", "Espresso Dialing In"}} {
@@ -97,7 +97,7 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 
 	// A wrong method is 405.
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, "unix", e.socket)
+		return (&net.Dialer{}).DialContext(ctx, "unix", e.Socket)
 	}}}
 	res, err := hc.Get("http://ragd/v1/search")
 	if err != nil || res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "POST" {
@@ -108,12 +108,12 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 	}
 
 	// No log line ends in err=<nil>.
-	if strings.Contains(d.log.String(), "err=<nil>") {
-		t.Errorf("log has err=<nil>:\n%s", d.log.String())
+	if strings.Contains(d.Output(), "err=<nil>") {
+		t.Errorf("log has err=<nil>:\n%s", d.Output())
 	}
 
 	// A second ragd on the same data dir fails, saying so once.
-	out2, err := exec.Command(filepath.Join(bin, "ragd"), "run", "-config", e.config).CombinedOutput()
+	out2, err := exec.Command(filepath.Join(bin, "ragd"), "run", "-config", e.Config).CombinedOutput()
 	if err == nil || strings.Count(string(out2), "already running") != 1 {
 		t.Errorf("second ragd: %v, output %q: want the error once", err, out2)
 	}
@@ -179,13 +179,13 @@ func TestFreshnessAfterDowntime(t *testing.T) {
 	e := newEnv(t, notes, "")
 	d := e.start("")
 	e.waitFor(d, "idle", idle)
-	d.stop(t)
+	d.Stop(t)
 
-	e.write("tea.md", "# Tea\n\nOolong steeped at 90 degrees.\n")
-	if err := os.Rename(filepath.Join(e.vault, "coffee", "niche.md"), filepath.Join(e.vault, "coffee", "grinder.md")); err != nil {
+	e.Write("tea.md", "# Tea\n\nOolong steeped at 90 degrees.\n")
+	if err := os.Rename(filepath.Join(e.Vault, "coffee", "niche.md"), filepath.Join(e.Vault, "coffee", "grinder.md")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(e.vault, "coffee", "Espresso Dialing In.md")); err != nil {
+	if err := os.Remove(filepath.Join(e.Vault, "coffee", "Espresso Dialing In.md")); err != nil {
 		t.Fatal(err)
 	}
 	e.start("")

@@ -8,11 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -50,114 +48,38 @@ func goTool() string {
 }
 
 // env is a vault, a config, a data dir and a socket in a short temp dir.
-type env struct {
-	t                           *testing.T
-	root, vault, config, socket string
-}
+type env struct{ ragdtest.Env }
 
 func newEnv(t *testing.T, notes map[string]string, extra string) *env {
 	t.Helper()
-	root, err := os.MkdirTemp("", "ragd-e2e-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	e := &env{t: t, root: root, vault: filepath.Join(root, "vault"), config: filepath.Join(root, "ragd.toml"),
-		socket: filepath.Join(root, "ragd.sock")}
-	for rel, body := range notes {
-		e.write(rel, body)
-	}
-	os.MkdirAll(e.vault, 0o755)
-	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"debug\"\n\n[[vault]]\nname = \"notes\"\npath = %q\n%s",
-		e.socket, filepath.Join(root, "data"), e.vault, extra)
-	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e := &env{*ragdtest.NewEnv(t, notes)}
+	e.WriteConfig("", extra, "")
 	return e
-}
-
-func (e *env) write(rel, body string) {
-	p := filepath.Join(e.vault, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		e.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		e.t.Fatal(err)
-	}
 }
 
 // environ is the environment of the binaries: no user configuration or
 // socket of the machine, the test's socket.
 func (e *env) environ(extra ...string) []string {
-	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + e.root,
-		"XDG_CONFIG_HOME=" + filepath.Join(e.root, "config"), "XDG_DATA_HOME=" + filepath.Join(e.root, "share"),
-		"RAGD_SOCKET=" + e.socket, "RAGD_CONFIG=" + e.config}
+	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + e.Root,
+		"XDG_CONFIG_HOME=" + filepath.Join(e.Root, "config"), "XDG_DATA_HOME=" + filepath.Join(e.Root, "share"),
+		"RAGD_SOCKET=" + e.Socket, "RAGD_CONFIG=" + e.Config}
 	return append(env, extra...)
 }
 
-// lockedBuffer collects a process's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *lockedBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
-// daemon is a running ragd.
-type daemon struct {
-	cmd  *exec.Cmd
-	log  *lockedBuffer
-	done chan error
-}
-
 // start runs `ragd run` with the binary ragd (default: the one built).
-func (e *env) start(ragd string) *daemon {
-	e.t.Helper()
+func (e *env) start(ragd string) *ragdtest.Daemon {
+	e.T.Helper()
 	if ragd == "" {
 		ragd = filepath.Join(bin, "ragd")
 	}
-	d := &daemon{cmd: exec.Command(ragd, "run", "-config", e.config), log: &lockedBuffer{}, done: make(chan error, 1)}
-	d.cmd.Env = e.environ()
-	d.cmd.Stdout, d.cmd.Stderr = d.log, d.log
-	if err := d.cmd.Start(); err != nil {
-		e.t.Fatal(err)
-	}
-	go func() { d.done <- d.cmd.Wait() }()
-	e.t.Cleanup(func() {
-		d.cmd.Process.Kill()
-		<-d.done
-		if e.t.Failed() {
-			e.t.Logf("ragd log:\n%s", d.log.String())
-		}
-	})
-	return d
-}
-
-// stop ends ragd with SIGTERM and waits for it.
-func (d *daemon) stop(t *testing.T) {
-	t.Helper()
-	d.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-d.done:
-		d.done <- err // for the cleanup
-	case <-time.After(30 * time.Second):
-		t.Fatal("ragd did not stop on SIGTERM")
-	}
+	cmd := exec.Command(ragd, "run", "-config", e.Config)
+	cmd.Env = e.environ()
+	return ragdtest.Start(e.T, cmd, e.Socket)
 }
 
 // ragctl runs ragctl with args and returns its exit code and output.
 func (e *env) ragctl(args ...string) (code int, stdout, stderr string) {
-	e.t.Helper()
+	e.T.Helper()
 	cmd := exec.Command(filepath.Join(bin, "ragctl"), args...)
 	cmd.Env = e.environ()
 	var out, errb bytes.Buffer
@@ -166,7 +88,7 @@ func (e *env) ragctl(args ...string) (code int, stdout, stderr string) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), out.String(), errb.String()
 	} else if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return 0, out.String(), errb.String()
 }
@@ -179,37 +101,31 @@ func (e *env) status() *ipc.StatusResponse {
 	}
 	var st ipc.StatusResponse
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		e.t.Fatalf("status -json: %v\n%s", err, out)
+		e.T.Fatalf("status -json: %v\n%s", err, out)
 	}
 	return &st
 }
 
-// waitFor polls ragd's status until ok holds for it, checking on every
-// answer that idle means nothing is left (no vectors pending).
-func (e *env) waitFor(d *daemon, what string, ok func(*ipc.StatusResponse) bool) *ipc.StatusResponse {
-	e.t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-d.done:
-			d.done <- err
-			e.t.Fatalf("ragd exited (%v) waiting for %s:\n%s", err, what, d.log.String())
-		default:
+// waitFor asks ragctl status -json until ok holds for the answer,
+// checking on every answer that idle means nothing is left (no vectors
+// pending).
+func (e *env) waitFor(d *ragdtest.Daemon, what string, ok func(*ipc.StatusResponse) bool) *ipc.StatusResponse {
+	e.T.Helper()
+	var st *ipc.StatusResponse
+	d.Poll(e.T, what, func() bool {
+		st = e.status()
+		if st == nil {
+			return false
 		}
-		if st := e.status(); st != nil {
-			if st.State == ipc.StateIdle && st.Vector != nil && st.Vector.Pending > 0 {
-				e.t.Fatalf("status says idle with %d chunks waiting for vectors", st.Vector.Pending)
-			}
-			if ok(st) {
-				return st
-			}
+		if st.State == ipc.StateIdle && st.Vector != nil && st.Vector.Pending > 0 {
+			e.T.Fatalf("status says idle with %d chunks waiting for vectors", st.Vector.Pending)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	e.t.Fatalf("timed out waiting for %s", what)
-	return nil
+		return ok(st)
+	})
+	return st
 }
 
+// idle reports whether every vault is reconciled and nothing runs.
 func idle(st *ipc.StatusResponse) bool {
 	for _, v := range st.Vaults {
 		if v.LastReconcile == nil {

@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/ragd/ragd/plugins/internal/options"
 	pluginv1 "github.com/ragd/ragd/plugins/proto/ragd/plugin/v1"
 )
 
@@ -111,18 +111,14 @@ func configure(ctx context.Context, impl any, req *pluginv1.ConfigureRequest) (*
 	return &pluginv1.ConfigureResponse{}, nil
 }
 
-// DecodeOptions copies opts into dst, a pointer to a struct with json
-// tags, and fails on keys dst does not have. Numbers arrive as JSON
-// numbers, so use int, float64 or string fields as the option needs.
-func DecodeOptions(opts Options, dst any) error {
-	b, err := json.Marshal(opts)
-	if err != nil {
-		return fmt.Errorf("options: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return fmt.Errorf("options: %w", err)
-	}
-	return nil
-}
+// DecodeOptions copies opts into dst, a pointer to a struct, matching
+// keys against its json tags. A key dst does not have, or a value of the
+// wrong type, is an error that names the key, so a typo in ragd.toml is
+// reported, not ignored. Fields opts does not name keep their values (set
+// the defaults first). Numbers arrive as JSON numbers: use int, float64 or
+// string fields as the option needs, and Duration for durations.
+func DecodeOptions(opts Options, dst any) error { return options.Decode(opts, dst) }
+
+// Duration is an option field written as a Go duration ("30s", "1m30s")
+// or a number of seconds.
+type Duration = options.Duration

@@ -71,8 +71,8 @@ type ContextBlock struct {
 // written in the block.
 type ContextCitation = ipc.ContextCitation
 
-// BuildContext turns hits into a <retrieved-context> block (seed 000's
-// context block, with seed 003's merging, grouping, previews and budget).
+// BuildContext turns hits into a <retrieved-context> block, merged,
+// grouped, previewed and cut to a budget.
 //
 // Hits of the same file (same vault and path) are merged line by line:
 // duplicate, overlapping and adjacent chunks become one range, and a gap

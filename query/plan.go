@@ -11,8 +11,8 @@ import (
 )
 
 // Plan is a query split into the words the channels search and the filters
-// written inline (seed 004's query planning, done by heuristics instead of
-// a language model).
+// written inline (query planning done by heuristics instead of a language
+// model).
 //
 // The syntax, token by token (a token starts at the beginning of the query
 // or after whitespace):

@@ -1,4 +1,4 @@
-// Package query answers retrieval requests with seed 004's hybrid pipeline:
+// Package query answers retrieval requests with a hybrid pipeline:
 //
 //  1. plan: filters written in the query (path:, vault:, #tag, after:,
 //     before:, mode:) are parsed out of the text (plan.go);

@@ -1,6 +1,7 @@
-// Package watch finds the files of a vault: a full scan (the source of
-// truth, run at start-up and on demand) and, in later work, fsnotify-driven
-// change hints that feed the same indexer.
+// Package watch finds the files of a vault: a full scan (Scan, ScanPath:
+// the source of truth, run at start-up, periodically and on demand) and a
+// Watcher that turns fsnotify events into debounced batches of changed
+// paths — hints that make the truth arrive sooner.
 package watch
 
 import (

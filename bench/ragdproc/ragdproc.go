@@ -79,17 +79,23 @@ func (d *Daemon) Exited() <-chan struct{} { return d.exited }
 // what it returned.
 type Observer func(took time.Duration, st *ipc.StatusResponse, err error)
 
+// StatusTimeout bounds one status call of WaitIdle.
+const StatusTimeout = 10 * time.Second
+
 // WaitIdle polls the status until every vault has been reconciled, nothing
 // is queued and no chunk waits for its vector. It polls every 10 ms at
 // first, backing off to maxPoll (status costs the daemon work, which must
-// not compete with indexing for the CPU). observe, if set, sees each call.
-// An embedder failing for a minute is an error.
+// not compete with indexing for the CPU). observe, if set, sees each call;
+// a call unanswered after StatusTimeout is an error it sees. An embedder
+// failing for a minute is an error.
 func (d *Daemon) WaitIdle(ctx context.Context, maxPoll time.Duration, observe Observer) error {
 	var errSince time.Time
 	poll := 10 * time.Millisecond
 	for {
 		t0 := time.Now()
-		st, err := d.Client.Status(ctx)
+		cctx, cancel := context.WithTimeout(ctx, StatusTimeout)
+		st, err := d.Client.Status(cctx)
+		cancel()
 		if observe != nil {
 			observe(time.Since(t0), st, err)
 		}

@@ -32,7 +32,8 @@ type engine interface {
 	indexDir() string
 	// stop ends the process and returns its final state.
 	stop() *os.ProcessState
-	// progress says how far a cold index got, for a run that timed out.
+	// progress says how far a cold index got, for a run that timed out
+	// ("" when the engine cannot say).
 	progress(ctx context.Context) string
 }
 
@@ -86,12 +87,7 @@ func (e *ragdEngine) progress(ctx context.Context) string {
 	if err != nil {
 		return "status: " + err.Error()
 	}
-	docs, chunks := 0, 0
-	for _, v := range st.Vaults {
-		docs += v.Documents
-		chunks += v.Chunks
-	}
-	return formatCount(docs) + " notes, " + formatCount(chunks) + " chunks indexed"
+	return progress(st)
 }
 
 // chunks returns how many chunks ragd holds.
@@ -157,4 +153,4 @@ func (e *peerEngine) stop() *os.ProcessState {
 	return e.state
 }
 
-func (e *peerEngine) progress(context.Context) string { return "no progress report" }
+func (e *peerEngine) progress(context.Context) string { return "" }

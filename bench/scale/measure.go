@@ -28,6 +28,7 @@ type sample struct {
 	StatusP50MS  float64 `json:"status_p50_ms,omitempty"` // status calls during the cold index (ragd)
 	StatusMaxMS  float64 `json:"status_max_ms,omitempty"`
 	StatusCalls  int     `json:"status_calls,omitempty"`
+	StatusSlow   int     `json:"status_over_50ms,omitempty"` // calls slower than 50 ms, or failed
 	Chunks       int     `json:"chunks,omitempty"`
 	Failed       string  `json:"failed,omitempty"` // why the run stopped, when it did
 }
@@ -59,8 +60,16 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 
 	// Cold index.
 	var status []float64
-	observe := func(took time.Duration, _ *ipc.StatusResponse, err error) {
+	var last *ipc.StatusResponse // the last status answered, for a run that times out
+	var lastAt time.Time
+	observe := func(took time.Duration, st *ipc.StatusResponse, err error) {
 		status = append(status, float64(took.Microseconds())/1000)
+		if err != nil || took > 50*time.Millisecond {
+			smp.StatusSlow++
+		}
+		if err == nil {
+			last, lastAt = st, time.Now()
+		}
 	}
 	start := time.Now()
 	if err := e.start(work); err != nil {
@@ -76,7 +85,12 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 	smp.StatusP50MS, smp.StatusMaxMS = metrics.Percentile(status, 50), metrics.Percentile(status, 100)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			smp.Failed = fmt.Sprintf("cold index stopped after %s: %s", s.timeout, e.progress(ctx))
+			smp.Failed = fmt.Sprintf("cold index stopped after %s", s.timeout)
+			if last != nil {
+				smp.Failed += fmt.Sprintf(": %s at the last status answered, %.0f s before", progress(last), time.Since(lastAt).Seconds())
+			} else if p := e.progress(ctx); p != "" {
+				smp.Failed += ": " + p
+			}
 			st := e.stop()
 			smp.PeakMB = max(smp.PeakMB, kbToMB(maxRSSKB(st)))
 			return smp, nil
@@ -207,4 +221,14 @@ func saveToSearchable(ctx context.Context, e engine, vault string, i int) (float
 }
 
 // kbToMB converts kibibytes (as /proc counts) to megabytes (10^6 bytes).
+// progress says how many notes and chunks a status counts.
+func progress(st *ipc.StatusResponse) string {
+	docs, chunks := 0, 0
+	for _, v := range st.Vaults {
+		docs += v.Documents
+		chunks += v.Chunks
+	}
+	return formatCount(docs) + " notes, " + formatCount(chunks) + " chunks indexed"
+}
+
 func kbToMB(kb int64) float64 { return float64(kb) * 1024 / 1e6 }

@@ -16,22 +16,24 @@ type figure struct {
 	get      func(*sample) float64
 	set      func(*sample, float64)
 	ragdOnly bool
+	text     func(*sample) string // instead of format and get
 }
 
 var figures = []figure{
-	{"cold index to idle, s", "%.2f", func(s *sample) float64 { return s.ColdS }, func(s *sample, v float64) { s.ColdS = v }, false},
-	{"  its CPU time, s", "%.2f", func(s *sample) float64 { return s.ColdCPUS }, func(s *sample, v float64) { s.ColdCPUS = v }, false},
-	{"peak RSS, MB", "%.0f", func(s *sample) float64 { return s.PeakMB }, func(s *sample, v float64) { s.PeakMB = v }, false},
-	{"idle RSS, MB", "%.0f", func(s *sample) float64 { return s.IdleMB }, func(s *sample, v float64) { s.IdleMB = v }, false},
-	{"  with child processes, MB", "%.0f", func(s *sample) float64 { return s.IdleTreeMB }, func(s *sample, v float64) { s.IdleTreeMB = v }, false},
-	{"index on disk, MB", "%.0f", func(s *sample) float64 { return s.DiskMB }, func(s *sample, v float64) { s.DiskMB = v }, false},
-	{"warm restart to first answer, s", "%.3f", func(s *sample) float64 { return s.RestartS }, func(s *sample, v float64) { s.RestartS = v }, false},
-	{"warm restart to idle, s", "%.2f", func(s *sample) float64 { return s.RestartIdleS }, func(s *sample, v float64) { s.RestartIdleS = v }, false},
-	{"query p50, ms", "%.2f", func(s *sample) float64 { return s.QueryP50MS }, func(s *sample, v float64) { s.QueryP50MS = v }, false},
-	{"query p95, ms", "%.2f", func(s *sample) float64 { return s.QueryP95MS }, func(s *sample, v float64) { s.QueryP95MS = v }, false},
-	{"save → searchable p50, ms", "%.0f", func(s *sample) float64 { return s.SaveP50MS }, func(s *sample, v float64) { s.SaveP50MS = v }, false},
-	{"status while indexing p50, ms", "%.2f", func(s *sample) float64 { return s.StatusP50MS }, func(s *sample, v float64) { s.StatusP50MS = v }, true},
-	{"status while indexing max, ms", "%.1f", func(s *sample) float64 { return s.StatusMaxMS }, func(s *sample, v float64) { s.StatusMaxMS = v }, true},
+	{"cold index to idle, s", "%.2f", func(s *sample) float64 { return s.ColdS }, func(s *sample, v float64) { s.ColdS = v }, false, nil},
+	{"  its CPU time, s", "%.2f", func(s *sample) float64 { return s.ColdCPUS }, func(s *sample, v float64) { s.ColdCPUS = v }, false, nil},
+	{"peak RSS, MB", "%.0f", func(s *sample) float64 { return s.PeakMB }, func(s *sample, v float64) { s.PeakMB = v }, false, nil},
+	{"idle RSS, MB", "%.0f", func(s *sample) float64 { return s.IdleMB }, func(s *sample, v float64) { s.IdleMB = v }, false, nil},
+	{"  with child processes, MB", "%.0f", func(s *sample) float64 { return s.IdleTreeMB }, func(s *sample, v float64) { s.IdleTreeMB = v }, false, nil},
+	{"index on disk, MB", "%.0f", func(s *sample) float64 { return s.DiskMB }, func(s *sample, v float64) { s.DiskMB = v }, false, nil},
+	{"warm restart to first answer, s", "%.3f", func(s *sample) float64 { return s.RestartS }, func(s *sample, v float64) { s.RestartS = v }, false, nil},
+	{"warm restart to idle, s", "%.2f", func(s *sample) float64 { return s.RestartIdleS }, func(s *sample, v float64) { s.RestartIdleS = v }, false, nil},
+	{"query p50, ms", "%.2f", func(s *sample) float64 { return s.QueryP50MS }, func(s *sample, v float64) { s.QueryP50MS = v }, false, nil},
+	{"query p95, ms", "%.2f", func(s *sample) float64 { return s.QueryP95MS }, func(s *sample, v float64) { s.QueryP95MS = v }, false, nil},
+	{"save → searchable p50, ms", "%.0f", func(s *sample) float64 { return s.SaveP50MS }, func(s *sample, v float64) { s.SaveP50MS = v }, false, nil},
+	{"status while indexing p50, ms", "%.2f", func(s *sample) float64 { return s.StatusP50MS }, func(s *sample, v float64) { s.StatusP50MS = v }, true, nil},
+	{"status while indexing max, ms", "%.1f", func(s *sample) float64 { return s.StatusMaxMS }, func(s *sample, v float64) { s.StatusMaxMS = v }, true, nil},
+	{label: "  calls over 50 ms / all", ragdOnly: true, text: func(s *sample) string { return fmt.Sprintf("%d / %d", s.StatusSlow, s.StatusCalls) }},
 }
 
 // printScale prints one scale's medians, each engine a column, then the
@@ -78,6 +80,8 @@ func printScale(w io.Writer, r *scaleResult) {
 				fmt.Fprintf(w, " %12s", "—")
 			case e.Median.Failed != "" && !partial(f):
 				fmt.Fprintf(w, " %12s", "stopped")
+			case f.text != nil:
+				fmt.Fprintf(w, " %12s", f.text(&e.Median))
 			default:
 				fmt.Fprintf(w, " %12s", fmt.Sprintf(f.format, f.get(&e.Median)))
 			}

@@ -274,17 +274,24 @@ func median(ss []sample) sample {
 		}
 	}
 	for _, f := range figures {
+		if f.get == nil {
+			continue
+		}
 		vals := make([]float64, len(ok))
 		for i := range ok {
 			vals[i] = f.get(&ok[i])
 		}
 		f.set(&m, metrics.Percentile(vals, 50))
 	}
-	m.StatusCalls = ok[0].StatusCalls
-	chunks := make([]float64, len(ok))
-	for i := range ok {
-		chunks[i] = float64(ok[i].Chunks)
+	medianInt := func(get func(*sample) int) int {
+		vals := make([]float64, len(ok))
+		for i := range ok {
+			vals[i] = float64(get(&ok[i]))
+		}
+		return int(metrics.Percentile(vals, 50))
 	}
-	m.Chunks = int(metrics.Percentile(chunks, 50))
+	m.StatusCalls = medianInt(func(s *sample) int { return s.StatusCalls })
+	m.StatusSlow = medianInt(func(s *sample) int { return s.StatusSlow })
+	m.Chunks = medianInt(func(s *sample) int { return s.Chunks })
 	return m
 }

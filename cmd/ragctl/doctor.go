@@ -169,7 +169,7 @@ func diagnose(ctx context.Context, e *env, cfgFlag string, host doctorHost) *doc
 func checkConfig(flagPath string) (c check, cfg *config.Config) {
 	c = check{Name: "config"}
 	path, from := config.Locate(flagPath)
-	if from == "the default path" {
+	if from == config.FromDefault {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			c.Status = checkFail
 			c.Detail = "no configuration at " + path
@@ -183,7 +183,7 @@ func checkConfig(flagPath string) (c check, cfg *config.Config) {
 		c.Status = checkFail
 		if errors.Is(err, fs.ErrNotExist) {
 			c.Detail = fmt.Sprintf("%s (from %s) does not exist", path, from)
-			c.Fix = "create it, or point " + from + " at ragd's configuration file"
+			c.Fix = "create it, or point " + from.String() + " at ragd's configuration file"
 			return c, nil
 		}
 		errs := config.AsErrors(err)

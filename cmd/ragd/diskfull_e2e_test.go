@@ -19,19 +19,19 @@ func TestDiskFullPausesIndexing(t *testing.T) {
 		t.Skipf("needs a small tmpfs for the data directory: %v (index.TestDiskFullRefusesWrites simulates the full disk)", err)
 	}
 	e := newEnv(t, notes)
-	if err := os.MkdirAll(e.data, 0o700); err != nil {
+	if err := os.MkdirAll(e.Data, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := testfs.Mount(e.data, 96<<20); err != nil {
+	if err := testfs.Mount(e.Data, 96<<20); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { testfs.Unmount(e.data) })
+	t.Cleanup(func() { testfs.Unmount(e.Data) })
 	d := e.startWatching()
 	d.wantDocs(t, 3)
 
 	// Leave 256 KB free, then save a 1 MB note.
-	ballast := filepath.Join(e.data, "ballast")
-	free, err := testfs.Free(e.data)
+	ballast := filepath.Join(e.Data, "ballast")
+	free, err := testfs.Free(e.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +47,10 @@ func TestDiskFullPausesIndexing(t *testing.T) {
 
 	waitFor(t, d, func() bool { return d.status(t).DiskFull != "" }, "status to report the full disk")
 	st := d.status(t)
-	if !strings.HasPrefix(st.DiskFull, "disk full: ") || !strings.Contains(st.DiskFull, " MB free on "+e.data) {
+	if !strings.HasPrefix(st.DiskFull, "disk full: ") || !strings.Contains(st.DiskFull, " MB free on "+e.Data) {
 		t.Errorf("disk_full = %q", st.DiskFull)
 	}
-	if !strings.Contains(d.out.String(), "indexing paused: disk full") {
+	if !strings.Contains(d.Output(), "indexing paused: disk full") {
 		t.Errorf("the log does not say indexing is paused")
 	}
 	if got := d.found(t, "sourdough"); got != "recipes/Sourdough.md" {
@@ -62,7 +62,7 @@ func TestDiskFullPausesIndexing(t *testing.T) {
 	}
 	waitFor(t, d, func() bool { return d.status(t).DiskFull == "" }, "the pause to end when room returned")
 	d.waitFound(t, "zebrafish habitat", "Big.md")
-	d.waitIdle(t)
+	d.WaitIdle(t)
 	d.wantDocs(t, 4)
-	d.stop(t)
+	d.Stop(t)
 }

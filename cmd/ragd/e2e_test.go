@@ -40,13 +40,13 @@ Discard half, feed, wait until it doubles, then bake.
 
 // lines returns lines [from, to] (1-based, inclusive) of a vault file.
 func (e *testEnv) lines(rel string, from, to int) string {
-	b, err := os.ReadFile(filepath.Join(e.vault, filepath.FromSlash(rel)))
+	b, err := os.ReadFile(filepath.Join(e.Vault, filepath.FromSlash(rel)))
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	ls := strings.Split(string(b), "\n")
 	if from < 1 || to > len(ls) || from > to {
-		e.t.Fatalf("%s: bad line range %d-%d of %d lines", rel, from, to, len(ls))
+		e.T.Fatalf("%s: bad line range %d-%d of %d lines", rel, from, to, len(ls))
 	}
 	return strings.Join(ls[from-1:to], "\n")
 }
@@ -55,7 +55,7 @@ func TestEndToEndSearchEditReindex(t *testing.T) {
 	e := newEnv(t, notes)
 	d := e.start()
 
-	st, err := d.client.Status(context.Background())
+	st, err := d.Client.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestEndToEndSearchEditReindex(t *testing.T) {
 		if cited := e.lines(r.Path, r.LineStart, r.LineEnd); !strings.Contains(cited, r.Text) {
 			t.Errorf("%s:L%d-L%d holds %q, not the result text %q", r.Path, r.LineStart, r.LineEnd, cited, r.Text)
 		}
-		if r.AbsPath != filepath.Join(e.vault, filepath.FromSlash(r.Path)) {
+		if r.AbsPath != filepath.Join(e.Vault, filepath.FromSlash(r.Path)) {
 			t.Errorf("abs path %q", r.AbsPath)
 		}
 	}
@@ -81,19 +81,19 @@ func TestEndToEndSearchEditReindex(t *testing.T) {
 		t.Errorf("frontmatter indexed: %+v", rs)
 	}
 	// Scope filters.
-	resp, err := d.client.Search(context.Background(), ipc.SearchRequest{Query: "flour water snapshots", PathPrefix: "recipes/"})
+	resp, err := d.Client.Search(context.Background(), ipc.SearchRequest{Query: "flour water snapshots", PathPrefix: "recipes/"})
 	if err != nil || paths(resp.Results) != "recipes/Sourdough.md" {
 		t.Fatalf("path-scoped search = %v, %v", paths(resp.Results), err)
 	}
-	if _, err := d.client.Search(context.Background(), ipc.SearchRequest{Query: "x", Vaults: []string{"nope"}}); err == nil {
+	if _, err := d.Client.Search(context.Background(), ipc.SearchRequest{Query: "x", Vaults: []string{"nope"}}); err == nil {
 		t.Fatal("unknown vault accepted")
 	}
 
 	// Edit, delete, add; then a waited reindex.
 	e.write("recipes/Sourdough.md", "# Sourdough starter\n\nRye flour makes a livelier starter.\n")
-	os.Remove(filepath.Join(e.vault, "inbox.txt"))
+	os.Remove(filepath.Join(e.Vault, "inbox.txt"))
 	e.write("Lisbon.md", "# Lisbon\n\nTram 28 rattles up to the castle.\n")
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestEndToEndSearchEditReindex(t *testing.T) {
 	// Reindex of one path.
 	e.write("Lisbon.md", "# Lisbon\n\nPastel de nata at Belém.\n")
 	e.write("recipes/Bagels.md", "# Bagels\n\nBoil before baking.\n")
-	rr, err = d.client.Reindex(context.Background(), ipc.ReindexRequest{Path: "Lisbon.md", Wait: true})
+	rr, err = d.Client.Reindex(context.Background(), ipc.ReindexRequest{Path: "Lisbon.md", Wait: true})
 	if err != nil || rr.Vaults[0].Indexed != 1 {
 		t.Fatalf("path reindex = %+v, %v", rr, err)
 	}
@@ -126,7 +126,7 @@ func TestEndToEndSearchEditReindex(t *testing.T) {
 	if got := paths(d.search(t, "nata")); got != "Lisbon.md" {
 		t.Errorf("nata → %q", got)
 	}
-	d.stop(t)
+	d.Stop(t)
 
 	// A restart skips unchanged files and picks up what changed while down.
 	e.write("recipes/Bagels.md", "# Bagels\n\nBoil in malted water before baking.\n")
@@ -134,10 +134,10 @@ func TestEndToEndSearchEditReindex(t *testing.T) {
 	if got := paths(d.search(t, "malted")); got != "recipes/Bagels.md" {
 		t.Errorf("after restart: %q", got)
 	}
-	if !strings.Contains(d.out.String(), "unchanged=3") {
-		t.Errorf("restart did not skip unchanged files:\n%s", d.out.String())
+	if !strings.Contains(d.Output(), "unchanged=3") {
+		t.Errorf("restart did not skip unchanged files:\n%s", d.Output())
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestBadFilesAreSkippedWithReasons(t *testing.T) {
@@ -150,11 +150,11 @@ func TestBadFilesAreSkippedWithReasons(t *testing.T) {
 		"locked.md": "# Locked\n\nsecret\n",
 	})
 	if os.Getuid() != 0 {
-		os.Chmod(filepath.Join(e.vault, "locked.md"), 0)
+		os.Chmod(filepath.Join(e.Vault, "locked.md"), 0)
 	}
 	e.writeConfig("max_file_mb = 1\n")
 	d := e.start()
-	st, err := d.client.Status(context.Background())
+	st, err := d.Client.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,19 +177,19 @@ func TestBadFilesAreSkippedWithReasons(t *testing.T) {
 	if got := paths(d.search(t, "zucchini")); got != "good.md" {
 		t.Errorf("daemon not serving after bad files: %q", got)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestDaemonNeverWritesIntoTheVault(t *testing.T) {
 	e := newEnv(t, notes)
-	before := snapshotTree(t, e.vault)
+	before := snapshotTree(t, e.Vault)
 	d := e.start()
 	d.search(t, "snapshots")
-	if _, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
+	if _, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
-	d.stop(t)
-	if after := snapshotTree(t, e.vault); after != before {
+	d.Stop(t)
+	if after := snapshotTree(t, e.Vault); after != before {
 		t.Errorf("vault changed:\nbefore %s\nafter  %s", before, after)
 	}
 }

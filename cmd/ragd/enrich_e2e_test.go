@@ -109,7 +109,7 @@ func TestEntityExtractorEndToEnd(t *testing.T) {
 
 	persons := func() []ipc.GraphEntity {
 		t.Helper()
-		resp, err := d.client.Graph(ctx, ipc.GraphRequest{Query: ipc.GraphEntities, Type: "person"})
+		resp, err := d.Client.Graph(ctx, ipc.GraphRequest{Query: ipc.GraphEntities, Type: "person"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestEntityExtractorEndToEnd(t *testing.T) {
 		t.Errorf("persons = %+v", p)
 	}
 	// The graph channel finds the note by the entity's alias alone.
-	resp, err := d.client.Search(ctx, ipc.SearchRequest{Query: "National Aeronautics and Space Administration", K: 5,
+	resp, err := d.Client.Search(ctx, ipc.SearchRequest{Query: "National Aeronautics and Space Administration", K: 5,
 		Weights: map[string]float64{"graph": 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestEntityExtractorEndToEnd(t *testing.T) {
 	// Status counts them (its graph summary is recomputed at most every 2s).
 	var gs *ipc.GraphStatus
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if gs = d.waitIdle(t).Graph; gs != nil && gs.Notes == 3 {
+		if gs = d.WaitIdle(t).Graph; gs != nil && gs.Notes == 3 {
 			break
 		}
 	}
@@ -140,17 +140,17 @@ func TestEntityExtractorEndToEnd(t *testing.T) {
 	}
 
 	// A second pass sends nothing: the notes are unchanged.
-	if _, err := d.client.Reindex(ctx, ipc.ReindexRequest{Vault: "notes"}); err != nil {
+	if _, err := d.Client.Reindex(ctx, ipc.ReindexRequest{Vault: "notes"}); err != nil {
 		t.Fatal(err)
 	}
-	d.waitIdle(t)
+	d.WaitIdle(t)
 	if n := chat.calls.Load(); n != first {
 		t.Errorf("second pass called the model %d more times", n-first)
 	}
 	// Nor does a copy of a note after a restart (the plugin's own memory
 	// cache is gone): the enrichment is cached by content in the index.
-	d.stop(t)
-	if err := os.WriteFile(filepath.Join(e.vault, "copy.md"), []byte(apollo), 0o644); err != nil {
+	d.Stop(t)
+	if err := os.WriteFile(filepath.Join(e.Vault, "copy.md"), []byte(apollo), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d = e.start()

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ragd/ragd/internal/otheruser"
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -30,156 +25,50 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testEnv is a vault, a data dir, a socket and a config file in temp dirs.
-type testEnv struct {
-	t      *testing.T
-	root   string
-	vault  string
-	config string
-	socket string
-	data   string
-}
+// testEnv is a vault, a data dir, a socket and a config file in temp dirs
+// (ragdtest.Env; a copy may point some of them elsewhere).
+type testEnv struct{ ragdtest.Env }
 
 func newEnv(t *testing.T, notes map[string]string) *testEnv {
 	t.Helper()
-	// Unix socket paths are short (104 bytes on macOS): keep the root short.
-	root, err := os.MkdirTemp("", "ragd-e2e-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	e := &testEnv{t: t, root: root, vault: filepath.Join(root, "vault"),
-		config: filepath.Join(root, "ragd.toml"), socket: filepath.Join(root, "s", "ragd.sock"),
-		data: filepath.Join(root, "data")}
-	if err := os.MkdirAll(e.vault, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for rel, body := range notes {
-		e.write(rel, body)
-	}
-	e.writeConfig("")
-	return e
+	return &testEnv{*ragdtest.NewEnv(t, notes)}
 }
 
-func (e *testEnv) writeConfig(extra string) {
-	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"debug\"\n\n[[vault]]\nname = \"notes\"\npath = %q\n%s",
-		e.socket, e.data, e.vault, extra)
-	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
-		e.t.Fatal(err)
-	}
-}
+// writeConfig writes the configuration with extra appended to the
+// vault's table.
+func (e *testEnv) writeConfig(extra string) { e.WriteConfig("", extra, "") }
 
-func (e *testEnv) write(rel, body string) {
-	p := filepath.Join(e.vault, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		e.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		e.t.Fatal(err)
-	}
-}
+func (e *testEnv) write(rel, body string) { e.Write(rel, body) }
 
 // daemonProc is a running ragd started from the test binary.
-type daemonProc struct {
-	cmd    *exec.Cmd
-	out    *syncBuffer
-	done   chan struct{}
-	err    error
-	client *ipc.Client
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type daemonProc struct{ *ragdtest.Daemon }
 
 // ragd runs the daemon binary with args and returns the process.
-func (e *testEnv) ragd(args ...string) *daemonProc {
-	e.t.Helper()
+func (e *testEnv) ragd(args ...string) *daemonProc { return e.ragdEnv(nil, args...) }
+
+// ragdEnv is ragd with variables added to the daemon's environment (which
+// its plugins inherit). t.Setenv would do, but not in parallel tests.
+func (e *testEnv) ragdEnv(env []string, args ...string) *daemonProc {
+	e.T.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "RAGD_TEST_MAIN=1")
-	d := &daemonProc{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{}), client: ipc.NewClient(e.socket)}
-	cmd.Stdout, cmd.Stderr = d.out, d.out
-	if err := cmd.Start(); err != nil {
-		e.t.Fatal(err)
-	}
-	go func() { d.err = cmd.Wait(); close(d.done) }()
-	e.t.Cleanup(func() {
-		d.client.Close()
-		cmd.Process.Kill()
-		<-d.done
-		if e.t.Failed() {
-			e.t.Logf("ragd output:\n%s", d.out.String())
-		}
-	})
-	return d
+	cmd.Env = append(append(os.Environ(), "RAGD_TEST_MAIN=1"), env...)
+	return &daemonProc{ragdtest.Start(e.T, cmd, e.Socket)}
 }
 
 // start runs `ragd run` and waits until it has reconciled every vault.
-func (e *testEnv) start() *daemonProc {
-	e.t.Helper()
-	d := e.ragd("run", "-config", e.config)
-	d.waitIdle(e.t)
+func (e *testEnv) start() *daemonProc { return e.startEnv() }
+
+// startEnv runs `ragd run` with env added and waits for the start-up pass.
+func (e *testEnv) startEnv(env ...string) *daemonProc {
+	e.T.Helper()
+	d := e.ragdEnv(env, "run", "-config", e.Config)
+	d.WaitIdle(e.T)
 	return d
-}
-
-func (d *daemonProc) waitIdle(t *testing.T) *ipc.StatusResponse {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-d.done:
-			t.Fatalf("ragd exited: %v\n%s", d.err, d.out.String())
-		default:
-		}
-		st, err := d.client.Status(context.Background())
-		if err == nil && st.State == ipc.StateIdle && reconciled(st) {
-			return st
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("ragd did not become idle:\n%s", d.out.String())
-	return nil
-}
-
-func reconciled(st *ipc.StatusResponse) bool {
-	for _, v := range st.Vaults {
-		if v.LastReconcile == nil && v.Online {
-			return false
-		}
-	}
-	return true
-}
-
-// stop sends SIGTERM and waits for a clean exit.
-func (d *daemonProc) stop(t *testing.T) {
-	t.Helper()
-	d.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-d.done:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("ragd did not stop on SIGTERM:\n%s", d.out.String())
-	}
-	if d.err != nil {
-		t.Fatalf("ragd exited with %v:\n%s", d.err, d.out.String())
-	}
 }
 
 func (d *daemonProc) search(t *testing.T, q string) []ipc.Result {
 	t.Helper()
-	resp, err := d.client.Search(context.Background(), ipc.SearchRequest{Query: q, K: 10})
+	resp, err := d.Client.Search(context.Background(), ipc.SearchRequest{Query: q, K: 10})
 	if err != nil {
 		t.Fatalf("search %q: %v", q, err)
 	}

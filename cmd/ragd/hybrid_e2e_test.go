@@ -43,8 +43,8 @@ func TestHybridUseliteRankingGoldenAndSimilar(t *testing.T) {
 	t.Parallel()
 	models := useliteModelDir(t)
 	e := newEnv(t, nil)
-	copyTree(t, sourceFile("docs", "example-vault"), e.vault)
-	simVault := filepath.Join(e.root, "sim")
+	copyTree(t, sourceFile("docs", "example-vault"), e.Vault)
+	simVault := filepath.Join(e.Root, "sim")
 	if err := os.MkdirAll(simVault, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ embedder = "embed"
 	search := func(t *testing.T, req ipc.SearchRequest) *ipc.SearchResponse {
 		t.Helper()
 		req.Vaults, req.K = []string{"notes"}, 10
-		resp, err := d.client.Search(ctx, req)
+		resp, err := d.Client.Search(ctx, req)
 		if err != nil {
 			t.Fatalf("search %+v: %v", req, err)
 		}
@@ -162,7 +162,7 @@ embedder = "embed"
 	})
 
 	t.Run("similar-vector", func(t *testing.T) {
-		resp, err := d.client.Similar(ctx, ipc.SimilarRequest{Path: simA, K: 10})
+		resp, err := d.Client.Similar(ctx, ipc.SimilarRequest{Path: simA, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,5 +189,5 @@ embedder = "embed"
 			t.Errorf("%s (same title words) missing; notes %+v", simC, resp.Notes)
 		}
 	})
-	d.stop(t)
+	d.Stop(t)
 }

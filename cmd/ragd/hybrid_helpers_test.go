@@ -6,85 +6,25 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
 // writeConfigTail writes a configuration with extra [daemon] keys, extra
 // keys for the "notes" vault and a tail of further tables ([[plugin]],
-// [search], more [[vault]]s). writeConfig cannot do this: its text goes
-// after the [[vault]] table, where [daemon] keys cannot go.
+// [search], more [[vault]]s).
 func (e *testEnv) writeConfigTail(daemonExtra, vaultExtra, tail string) {
-	e.t.Helper()
-	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"debug\"\n%s\n\n[[vault]]\nname = \"notes\"\npath = %q\n%s\n%s",
-		e.socket, e.data, daemonExtra, e.vault, vaultExtra, tail)
-	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
-		e.t.Fatal(err)
-	}
-}
-
-// ragdEnv is ragd with variables added to the daemon's environment (which
-// its plugins inherit). t.Setenv would do, but not in parallel tests.
-func (e *testEnv) ragdEnv(env []string, args ...string) *daemonProc {
-	e.t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "RAGD_TEST_MAIN=1"), env...)
-	d := &daemonProc{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{}), client: ipc.NewClient(e.socket)}
-	cmd.Stdout, cmd.Stderr = d.out, d.out
-	if err := cmd.Start(); err != nil {
-		e.t.Fatal(err)
-	}
-	go func() { d.err = cmd.Wait(); close(d.done) }()
-	e.t.Cleanup(func() {
-		d.client.Close()
-		cmd.Process.Kill()
-		<-d.done
-		if e.t.Failed() {
-			e.t.Logf("ragd output:\n%s", d.out.String())
-		}
-	})
-	return d
-}
-
-// startEnv runs `ragd run` with env added and waits for the start-up pass.
-func (e *testEnv) startEnv(env ...string) *daemonProc {
-	e.t.Helper()
-	d := e.ragdEnv(env, "run", "-config", e.config)
-	d.waitIdle(e.t)
-	return d
-}
-
-// poll calls cond every 20 ms until it holds, for up to timeout; it fails
-// the test with what (and the daemon's output) if it never does, or at
-// once if the daemon exits.
-func (d *daemonProc) poll(t *testing.T, timeout time.Duration, what func() string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		select {
-		case <-d.done:
-			t.Fatalf("ragd exited while waiting for %s: %v\n%s", what(), d.err, d.out.String())
-		default:
-		}
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	e.WriteConfig(daemonExtra, vaultExtra, tail)
 }
 
 func (d *daemonProc) status(t *testing.T) *ipc.StatusResponse {
 	t.Helper()
-	st, err := d.client.Status(context.Background())
+	st, err := d.Client.Status(context.Background())
 	if err != nil {
 		t.Fatalf("status: %v", err)
 	}
@@ -96,18 +36,18 @@ func (d *daemonProc) status(t *testing.T) *ipc.StatusResponse {
 func (d *daemonProc) waitVectors(t *testing.T) *ipc.StatusResponse {
 	t.Helper()
 	var st *ipc.StatusResponse
-	d.poll(t, 3*time.Minute, func() string {
+	d.Poll(t, func() string {
 		if st == nil || st.Vector == nil {
 			return "vector status"
 		}
 		return fmt.Sprintf("every chunk to be embedded (vector status %+v)", *st.Vector)
 	}, func() bool {
-		s, err := d.client.Status(context.Background())
+		s, err := d.Client.Status(context.Background())
 		if err != nil {
 			return false
 		}
 		st = s
-		return s.State == ipc.StateIdle && reconciled(s) && s.Vector != nil && s.Vector.Pending == 0 && s.Vector.Vectors > 0
+		return s.State == ipc.StateIdle && ragdtest.Reconciled(s) && s.Vector != nil && s.Vector.Pending == 0 && s.Vector.Vectors > 0
 	})
 	return st
 }

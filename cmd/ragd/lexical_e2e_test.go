@@ -80,7 +80,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 	}
 
 	t.Run("context-grounded", func(t *testing.T) {
-		resp, err := d.client.Context(ctx, ipc.ContextRequest{Query: "how many monthly snapshots do we keep"})
+		resp, err := d.Client.Context(ctx, ipc.ContextRequest{Query: "how many monthly snapshots do we keep"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 			if want := fmt.Sprintf("%s:L%d-L%d", c.Path, c.LineStart, c.LineEnd); c.Cite != want {
 				t.Errorf("citation %d: cite %q, want %q", i+1, c.Cite, want)
 			}
-			if c.AbsPath != filepath.Join(e.vault, filepath.FromSlash(c.Path)) || c.Stale {
+			if c.AbsPath != filepath.Join(e.Vault, filepath.FromSlash(c.Path)) || c.Stale {
 				t.Errorf("citation %d: %+v", i+1, c)
 			}
 			header := fmt.Sprintf("[%d] %s", i+1, c.Cite)
@@ -128,7 +128,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 	})
 
 	t.Run("context-nonsense-not-grounded", func(t *testing.T) {
-		resp, err := d.client.Context(ctx, ipc.ContextRequest{Query: "qzxvjkw pfluberg xyzzyq"})
+		resp, err := d.Client.Context(ctx, ipc.ContextRequest{Query: "qzxvjkw pfluberg xyzzyq"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 		}
 		// Without an embedder, hybrid mode has no vector channel to miss;
 		// asking for it by mode says why it cannot answer.
-		vec, err := d.client.Search(ctx, ipc.SearchRequest{Query: "monthly snapshots", Mode: ipc.ModeVector})
+		vec, err := d.Client.Search(ctx, ipc.SearchRequest{Query: "monthly snapshots", Mode: ipc.ModeVector})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 
 	t.Run("similar-without-vectors", func(t *testing.T) {
 		a := "sim/" + simA
-		resp, err := d.client.Similar(ctx, ipc.SimilarRequest{Path: a})
+		resp, err := d.Client.Similar(ctx, ipc.SimilarRequest{Path: a})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 			t.Errorf("note sharing the title words: why %q (listed %v); notes %+v", w, ok, resp.Notes)
 		}
 		// The link works backwards too.
-		back, err := d.client.Similar(ctx, ipc.SimilarRequest{Path: filepath.Join(e.vault, "sim", simB)})
+		back, err := d.Client.Similar(ctx, ipc.SimilarRequest{Path: filepath.Join(e.Vault, "sim", simB)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,8 +183,8 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 	})
 
 	t.Run("similar-unknown-path-404", func(t *testing.T) {
-		for _, p := range []string{"sim/Nope.md", "docs/placeholder", filepath.Join(e.vault, "sim", "Nope.md")} {
-			_, err := d.client.Similar(ctx, ipc.SimilarRequest{Path: p})
+		for _, p := range []string{"sim/Nope.md", "docs/placeholder", filepath.Join(e.Vault, "sim", "Nope.md")} {
+			_, err := d.Client.Similar(ctx, ipc.SimilarRequest{Path: p})
 			var ie *ipc.Error
 			if !errors.As(err, &ie) || ie.Status != http.StatusNotFound {
 				t.Errorf("similar %q: err %v, want a 404", p, err)
@@ -217,7 +217,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 		// A line appended (size changes), a word swapped for one of the
 		// same length (only the hash tells), and a file touched without a
 		// change (time differs, hash equal: not stale).
-		f, err := os.OpenFile(filepath.Join(e.vault, filepath.FromSlash("stale/kettle.md")), os.O_APPEND|os.O_WRONLY, 0)
+		f, err := os.OpenFile(filepath.Join(e.Vault, filepath.FromSlash("stale/kettle.md")), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 		e.write("stale/mug.md", strings.Replace(lexicalNotes["stale/mug.md"], "blue", "pink", 1))
 		later := time.Now().Add(time.Hour)
 		for _, p := range []string{"stale/mug.md", "stale/saucer.md"} {
-			if err := os.Chtimes(filepath.Join(e.vault, filepath.FromSlash(p)), later, later); err != nil {
+			if err := os.Chtimes(filepath.Join(e.Vault, filepath.FromSlash(p)), later, later); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -236,7 +236,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 				t.Errorf("%s: stale = %v, want %v", p, got, want[p])
 			}
 		}
-		resp, err := d.client.Context(ctx, ipc.ContextRequest{Query: "descale the kettle with citric acid"})
+		resp, err := d.Client.Context(ctx, ipc.ContextRequest{Query: "descale the kettle with citric acid"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +259,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 		if kettle == nil || !kettle.Stale {
 			t.Errorf("context citation of the changed file: %+v", resp.Citations)
 		}
-		resp, err = d.client.Context(ctx, ipc.ContextRequest{Query: "warm the teapot before brewing oolong"})
+		resp, err = d.Client.Context(ctx, ipc.ContextRequest{Query: "warm the teapot before brewing oolong"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +267,7 @@ func TestContextStaleSimilarPDFLexical(t *testing.T) {
 			t.Errorf("unchanged file in context: %+v\n%s", resp.Citations, resp.Context)
 		}
 	})
-	d.stop(t)
+	d.Stop(t)
 }
 
 // TestPDFPagesPureGoBackend indexes the fixture report with the built-in
@@ -296,7 +296,7 @@ backend = "go"
 		t.Errorf("pdf plugin = %+v", p)
 	}
 	checkPDFPages(t, d, "report.pdf")
-	d.stop(t)
+	d.Stop(t)
 }
 
 // checkPDFPages searches words of the fixture report (indexed at path)

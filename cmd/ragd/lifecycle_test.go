@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -22,54 +23,54 @@ func TestSecondDaemonOnSameDataDirIsRefused(t *testing.T) {
 	first := e.start()
 	// Same data dir, different socket: the data-dir lock must refuse it.
 	other := *e
-	other.socket = filepath.Join(e.root, "s2", "ragd.sock")
-	other.config = filepath.Join(e.root, "other.toml")
+	other.Socket = filepath.Join(e.Root, "s2", "ragd.sock")
+	other.Config = filepath.Join(e.Root, "other.toml")
 	other.writeConfig("")
-	second := other.ragd("run", "-config", other.config)
+	second := other.ragd("run", "-config", other.Config)
 	select {
-	case <-second.done:
+	case <-second.Exited():
 	case <-time.After(30 * time.Second):
 		t.Fatal("second daemon kept running")
 	}
-	if second.err == nil || !strings.Contains(second.out.String(), "already running on data dir") {
-		t.Fatalf("second daemon: err %v, output:\n%s", second.err, second.out.String())
+	if second.Err() == nil || !strings.Contains(second.Output(), "already running on data dir") {
+		t.Fatalf("second daemon: err %v, output:\n%s", second.Err(), second.Output())
 	}
 	// Same socket, different data dir: the live socket must refuse it.
 	third := *e
-	third.data = filepath.Join(e.root, "data3")
-	third.config = filepath.Join(e.root, "third.toml")
+	third.Data = filepath.Join(e.Root, "data3")
+	third.Config = filepath.Join(e.Root, "third.toml")
 	third.writeConfig("")
-	p := third.ragd("run", "-config", third.config)
-	<-p.done
-	if p.err == nil || !strings.Contains(p.out.String(), "already listening") {
-		t.Fatalf("third daemon: err %v, output:\n%s", p.err, p.out.String())
+	p := third.ragd("run", "-config", third.Config)
+	<-p.Exited()
+	if p.Err() == nil || !strings.Contains(p.Output(), "already listening") {
+		t.Fatalf("third daemon: err %v, output:\n%s", p.Err(), p.Output())
 	}
 	// The first one is unharmed.
 	if got := paths(first.search(t, "sourdough")); got != "recipes/Sourdough.md" {
 		t.Errorf("first daemon: %q", got)
 	}
-	first.stop(t)
+	first.Stop(t)
 }
 
 func TestStaleSocketIsReplaced(t *testing.T) {
 	e := newEnv(t, notes)
-	os.MkdirAll(filepath.Dir(e.socket), 0o700)
-	ln, err := net.Listen("unix", e.socket)
+	os.MkdirAll(filepath.Dir(e.Socket), 0o700)
+	ln, err := net.Listen("unix", e.Socket)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	ln.Close() // the file stays, nothing answers: a crashed daemon's socket
 	d := e.start()
-	fi, err := os.Stat(e.socket)
+	fi, err := os.Stat(e.Socket)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("socket mode: %v %v", fi, err)
 	}
-	if di, _ := os.Stat(filepath.Dir(e.socket)); di.Mode().Perm() != 0o700 {
+	if di, _ := os.Stat(filepath.Dir(e.Socket)); di.Mode().Perm() != 0o700 {
 		t.Errorf("socket dir mode %v", di.Mode().Perm())
 	}
-	d.stop(t)
-	if _, err := os.Stat(e.socket); !os.IsNotExist(err) {
+	d.Stop(t)
+	if _, err := os.Stat(e.Socket); !os.IsNotExist(err) {
 		t.Errorf("socket left behind after a clean stop: %v", err)
 	}
 }
@@ -85,36 +86,36 @@ func TestCrashDuringIndexingLeavesAConsistentIndex(t *testing.T) {
 			i%7, i, i, strings.Repeat(fmt.Sprintf("word%d filler text ", i%97), 20))
 	}
 	e := newEnv(t, vault)
-	d := e.ragd("run", "-config", e.config)
+	d := e.ragd("run", "-config", e.Config)
 	// Wait until indexing has visibly started, then kill.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		st, err := d.client.Status(context.Background())
+		st, err := d.Client.Status(context.Background())
 		if err == nil && st.Progress != nil && st.Progress.Done > 0 {
 			break
 		}
-		if err == nil && st.State == "idle" && reconciled(st) {
+		if err == nil && st.State == "idle" && ragdtest.Reconciled(st) {
 			t.Log("indexing finished before the kill; the crash lands after it")
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("indexing never started:\n%s", d.out.String())
+			t.Fatalf("indexing never started:\n%s", d.Output())
 		}
 		time.Sleep(time.Millisecond)
 	}
-	d.cmd.Process.Signal(syscall.SIGKILL)
-	<-d.done
+	d.Cmd.Process.Signal(syscall.SIGKILL)
+	<-d.Exited()
 
 	d = e.start()
-	d.stop(t)
-	crashed := dumpIndex(t, filepath.Join(e.data, "index"))
+	d.Stop(t)
+	crashed := dumpIndex(t, filepath.Join(e.Data, "index"))
 
 	clean := *e
-	clean.data = filepath.Join(e.root, "clean")
+	clean.Data = filepath.Join(e.Root, "clean")
 	clean.writeConfig("")
 	c := clean.start()
-	c.stop(t)
-	want := dumpIndex(t, filepath.Join(clean.data, "index"))
+	c.Stop(t)
+	want := dumpIndex(t, filepath.Join(clean.Data, "index"))
 	if crashed != want {
 		t.Fatalf("index after crash differs from a clean build:\n%s", firstDiff(crashed, want))
 	}
@@ -150,22 +151,22 @@ func firstDiff(a, b string) string {
 func TestSIGTERMClosesCleanly(t *testing.T) {
 	e := newEnv(t, notes)
 	d := e.start()
-	d.stop(t) // fails unless the exit status is 0
-	out := d.out.String()
+	d.Stop(t) // fails unless the exit status is 0
+	out := d.Output()
 	if !strings.Contains(out, "ragd stopped") {
 		t.Errorf("no clean-stop log line:\n%s", out)
 	}
 	// Badger closed cleanly: it reopens without replaying a crash.
-	dumpIndex(t, filepath.Join(e.data, "index"))
+	dumpIndex(t, filepath.Join(e.Data, "index"))
 }
 
 func TestCheckConfig(t *testing.T) {
 	e := newEnv(t, notes)
 	var out, errb bytes.Buffer
-	if code := run([]string{"check-config", "-config", e.config}, &out, &errb); code != 0 {
+	if code := run([]string{"check-config", "-config", e.Config}, &out, &errb); code != 0 {
 		t.Fatalf("valid config: exit %d: %s", code, errb.String())
 	}
-	bad := filepath.Join(e.root, "bad.toml")
+	bad := filepath.Join(e.Root, "bad.toml")
 	os.WriteFile(bad, []byte("[daemon]\nsocket = \"x.sock\"\nlog_levl = \"info\"\n\n[[vault]]\nname = \"n\"\npath = \"/does/not/exist\"\n"), 0o600)
 	out.Reset()
 	errb.Reset()
@@ -194,49 +195,49 @@ func TestOfflineVaultKeepsItsIndex(t *testing.T) {
 	e := newEnv(t, notes)
 	// ragd refuses a config naming a missing path, so simulate an unmounted
 	// drive by moving the vault away while the daemon runs.
-	moved := e.vault + ".away"
+	moved := e.Vault + ".away"
 	d := e.start()
-	if err := os.Rename(e.vault, moved); err != nil {
+	if err := os.Rename(e.Vault, moved); err != nil {
 		t.Fatal(err)
 	}
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rr.Vaults[0].Error == "" {
 		t.Errorf("reindex of a missing vault reported no error: %+v", rr)
 	}
-	st, _ := d.client.Status(context.Background())
+	st, _ := d.Client.Status(context.Background())
 	if st.Vaults[0].Online || st.Vaults[0].Documents != 3 {
 		t.Errorf("offline vault status = %+v", st.Vaults[0])
 	}
 	if got := paths(d.search(t, "sourdough")); got != "recipes/Sourdough.md" {
 		t.Errorf("offline vault not served: %q", got)
 	}
-	os.Rename(moved, e.vault)
-	if _, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
+	os.Rename(moved, e.Vault)
+	if _, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := d.client.Status(context.Background()); !st.Vaults[0].Online {
+	if st, _ := d.Client.Status(context.Background()); !st.Vaults[0].Online {
 		t.Errorf("vault did not come back online")
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestRemovedVaultIsDroppedFromTheIndex(t *testing.T) {
 	e := newEnv(t, notes)
 	d := e.start()
-	d.stop(t)
+	d.Stop(t)
 	// Rename the vault in the configuration: the old name's documents go.
-	cfg := strings.Replace(mustRead(t, e.config), `name = "notes"`, `name = "renamed"`, 1)
-	os.WriteFile(e.config, []byte(cfg), 0o600)
+	cfg := strings.Replace(mustRead(t, e.Config), `name = "notes"`, `name = "renamed"`, 1)
+	os.WriteFile(e.Config, []byte(cfg), 0o600)
 	d = e.start()
 	for _, r := range d.search(t, "sourdough starter") {
 		if r.Vault != "renamed" {
 			t.Errorf("result from the removed vault: %+v", r)
 		}
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func mustRead(t *testing.T, p string) string {

@@ -85,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func loadConfig(path string) (*config.Config, error) {
 	path, from := config.Locate(path)
-	if from == "the default path" {
+	if from == config.FromDefault {
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no configuration at %s: create it (the repository's ragd.toml is an example) or pass -config FILE", path)
 		}

@@ -34,7 +34,7 @@ func closedPort(t *testing.T) int {
 // pluginNamed returns the status of one plugin from /v1/plugins.
 func (d *daemonProc) pluginNamed(t *testing.T, name string) ipc.PluginStatus {
 	t.Helper()
-	resp, err := d.client.Plugins(context.Background())
+	resp, err := d.Client.Plugins(context.Background())
 	if err != nil {
 		t.Fatalf("plugins: %v", err)
 	}
@@ -90,7 +90,7 @@ embedder = "emb"
 	ctx := context.Background()
 
 	for _, mode := range []string{"", ipc.ModeHybrid} {
-		resp, err := d.client.Search(ctx, ipc.SearchRequest{Query: "zucchini watering", Mode: mode})
+		resp, err := d.Client.Search(ctx, ipc.SearchRequest{Query: "zucchini watering", Mode: mode})
 		if err != nil {
 			t.Fatalf("mode %q: search failed instead of degrading: %v", mode, err)
 		}
@@ -102,19 +102,19 @@ embedder = "emb"
 		}
 	}
 	// Vector mode has nothing to answer with, but says why instead of failing.
-	if resp, err := d.client.Search(ctx, ipc.SearchRequest{Query: "zucchini watering", Mode: ipc.ModeVector}); err != nil {
+	if resp, err := d.Client.Search(ctx, ipc.SearchRequest{Query: "zucchini watering", Mode: ipc.ModeVector}); err != nil {
 		t.Errorf("vector mode failed: %v", err)
 	} else if !slices.Contains(resp.Degraded, "vector") {
 		t.Errorf("vector mode: degraded = %v", resp.Degraded)
 	}
-	if resp, err := d.client.Context(ctx, ipc.ContextRequest{Query: "zucchini bread walnuts"}); err != nil || !resp.Grounded ||
+	if resp, err := d.Client.Context(ctx, ipc.ContextRequest{Query: "zucchini bread walnuts"}); err != nil || !resp.Grounded ||
 		!slices.Contains(resp.Degraded, "vector") || !strings.Contains(resp.Context, "bread.md") {
 		t.Errorf("context: %+v, %v", resp, err)
 	}
 
 	// The embedding worker tried the documents and reports the failure.
 	var st *ipc.StatusResponse
-	d.poll(t, 30*time.Second, func() string {
+	d.Poll(t, func() string {
 		if st == nil {
 			return "vector.last_error in status"
 		}
@@ -139,13 +139,13 @@ embedder = "emb"
 
 	// Still serving, and a change is still indexed (lexically).
 	e.write("notes.md", "# Notes\n\nKohlrabi grows fast.\n")
-	if _, err := d.client.Reindex(ctx, ipc.ReindexRequest{Wait: true}); err != nil {
+	if _, err := d.Client.Reindex(ctx, ipc.ReindexRequest{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := paths(d.search(t, "kohlrabi")); got != "notes.md" {
 		t.Errorf("after reindex: %q", got)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 // An extractor that exits at start-up is reported failed with its exit
@@ -166,7 +166,7 @@ extensions = [".org"]
 `)
 	d := e.start()
 	var p ipc.PluginStatus
-	d.poll(t, 30*time.Second, func() string { return fmt.Sprintf("the org plugin to be failed (last %+v)", p) }, func() bool {
+	d.Poll(t, func() string { return fmt.Sprintf("the org plugin to be failed (last %+v)", p) }, func() bool {
 		p = d.pluginNamed(t, "org")
 		return p.State == ipc.PluginFailed && p.LastError != ""
 	})
@@ -190,7 +190,7 @@ extensions = [".org"]
 	if st := d.status(t); st.Vaults[0].Documents != 1 {
 		t.Errorf("status vaults = %+v", st.Vaults)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 // timeoutBug says what went wrong when a file's failure reason shows that
@@ -255,7 +255,7 @@ extensions = [".hang"]
 	}
 	if killed {
 		var p ipc.PluginStatus
-		d.poll(t, 30*time.Second, func() string { return fmt.Sprintf("the plugin to be restarted and running (last %+v)", p) }, func() bool {
+		d.Poll(t, func() string { return fmt.Sprintf("the plugin to be restarted and running (last %+v)", p) }, func() bool {
 			p = d.pluginNamed(t, "hang")
 			return p.Restarts >= 1 && p.State == ipc.PluginRunning
 		})
@@ -266,7 +266,7 @@ extensions = [".hang"]
 
 	// The file no longer hangs the plugin: the next pass indexes it.
 	e.write("stuck.hang", "quince jelly, unstuck\n")
-	rr, err := d.client.Reindex(ctx, ipc.ReindexRequest{Wait: true})
+	rr, err := d.Client.Reindex(ctx, ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ extensions = [".hang"]
 	// A transient failure: the plugin hangs on the first call only. The
 	// file fails, then the next pass retries it with unchanged bytes.
 	e.write("flaky.hang", "FLAKY: loquat chutney\n")
-	rr, err = d.client.Reindex(ctx, ipc.ReindexRequest{Wait: true})
+	rr, err = d.Client.Reindex(ctx, ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ extensions = [".hang"]
 	if got := paths(d.search(t, "loquat")); got != "" {
 		t.Errorf("failed file found: %q", got)
 	}
-	rr, err = d.client.Reindex(ctx, ipc.ReindexRequest{Wait: true})
+	rr, err = d.Client.Reindex(ctx, ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ extensions = [".hang"]
 	if p := d.pluginNamed(t, "hang"); killed && transient && p.Restarts < 2 {
 		t.Errorf("restarts = %d after two timeouts", p.Restarts)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 // `ragd plugin NAME` is for the daemon: an unknown name lists the

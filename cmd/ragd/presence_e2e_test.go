@@ -37,7 +37,7 @@ func newDrive(t *testing.T, notes map[string]string) (*testEnv, *drive) {
 	dr.mount()
 	t.Cleanup(func() {
 		if dr.tmpfs && dr.mounted {
-			testfs.Unmount(e.vault)
+			testfs.Unmount(e.Vault)
 		}
 	})
 	return e, dr
@@ -47,19 +47,19 @@ func newDrive(t *testing.T, notes map[string]string) (*testEnv, *drive) {
 func (dr *drive) mount() {
 	dr.t.Helper()
 	if dr.tmpfs {
-		if err := testfs.Mount(dr.e.vault, 8<<20); err != nil {
+		if err := testfs.Mount(dr.e.Vault, 8<<20); err != nil {
 			dr.t.Fatal(err)
 		}
 		for rel, body := range dr.notes {
 			dr.e.write(rel, body)
 		}
-	} else if dr.mounted || dr.e.vault == "" {
+	} else if dr.mounted || dr.e.Vault == "" {
 		dr.t.Fatal("drive mounted twice")
-	} else if _, err := os.Stat(dr.e.vault + ".mnt"); err == nil {
-		if err := os.Remove(dr.e.vault); err != nil {
+	} else if _, err := os.Stat(dr.e.Vault + ".mnt"); err == nil {
+		if err := os.Remove(dr.e.Vault); err != nil {
 			dr.t.Fatal(err)
 		}
-		mustRename(dr.t, dr.e.vault+".mnt", dr.e.vault)
+		mustRename(dr.t, dr.e.Vault+".mnt", dr.e.Vault)
 	} else {
 		for rel, body := range dr.notes {
 			dr.e.write(rel, body)
@@ -72,12 +72,12 @@ func (dr *drive) mount() {
 func (dr *drive) unmount() {
 	dr.t.Helper()
 	if dr.tmpfs {
-		if err := testfs.Unmount(dr.e.vault); err != nil {
+		if err := testfs.Unmount(dr.e.Vault); err != nil {
 			dr.t.Fatal(err)
 		}
 	} else {
-		mustRename(dr.t, dr.e.vault, dr.e.vault+".mnt")
-		if err := os.Mkdir(dr.e.vault, 0o755); err != nil {
+		mustRename(dr.t, dr.e.Vault, dr.e.Vault+".mnt")
+		if err := os.Mkdir(dr.e.Vault, 0o755); err != nil {
 			dr.t.Fatal(err)
 		}
 	}
@@ -101,7 +101,7 @@ func TestUnmountedVaultKeepsItsIndex(t *testing.T) {
 	var v ipc.VaultStatus
 	waitFor(t, d, func() bool { v = d.vault(t); return !v.Online && v.Watching == "offline" }, "the vault to go offline")
 	// A full reconcile, as the periodic one would do, must keep the index.
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestUnmountedVaultKeepsItsIndex(t *testing.T) {
 	e.write("Again.md", "# Again\n\nThe petrel came by.\n")
 	d.waitFound(t, "petrel", "Again.md")
 	d.wantDocs(t, 5)
-	d.stop(t)
+	d.Stop(t)
 }
 
 // TestVaultEmptiedWhileStopped: a vault whose folder is empty when ragd
@@ -141,13 +141,13 @@ func TestVaultEmptiedWhileStopped(t *testing.T) {
 	e, dr := newDrive(t, notes)
 	d := e.start()
 	d.wantDocs(t, 3)
-	d.stop(t)
+	d.Stop(t)
 
 	dr.unmount()
-	d = e.ragd("run", "-config", e.config)
+	d = e.ragd("run", "-config", e.Config)
 	var v ipc.VaultStatus
 	waitFor(t, d, func() bool {
-		st, err := d.client.Status(context.Background())
+		st, err := d.Client.Status(context.Background())
 		if err != nil || len(st.Vaults) != 1 {
 			return false
 		}
@@ -166,7 +166,7 @@ func TestVaultEmptiedWhileStopped(t *testing.T) {
 	e.write("Back.md", "# Back\n\nThe albatross returned.\n")
 	d.waitFound(t, "albatross", "Back.md")
 	d.wantDocs(t, 4)
-	d.stop(t)
+	d.Stop(t)
 }
 
 // TestMassDeletionIsHeld: more than half of a vault disappearing in one
@@ -182,7 +182,7 @@ func TestMassDeletionIsHeld(t *testing.T) {
 	d := e.startWatching()
 	d.wantDocs(t, 21)
 
-	mustRename(t, e.abs("folder"), e.root+"/folder.away")
+	mustRename(t, e.abs("folder"), e.Root+"/folder.away")
 	var v ipc.VaultStatus
 	waitFor(t, d, func() bool { v = d.vault(t); return v.HeldDeletions != nil }, "the deletions to be held")
 	if v.Documents != 21 || v.HeldDeletions.Missing != 20 || v.HeldDeletions.Documents != 21 || !v.Online {
@@ -196,9 +196,9 @@ func TestMassDeletionIsHeld(t *testing.T) {
 	}
 
 	// The files come back: the hold is released, nothing was lost.
-	mustRename(t, e.root+"/folder.away", e.abs("folder"))
+	mustRename(t, e.Root+"/folder.away", e.abs("folder"))
 	waitFor(t, d, func() bool { v = d.vault(t); return v.HeldDeletions == nil }, "the hold to be released")
-	d.waitIdle(t)
+	d.WaitIdle(t)
 	d.wantDocs(t, 22)
 
 	// Gone again, and this time confirmed.
@@ -206,7 +206,7 @@ func TestMassDeletionIsHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, d, func() bool { v = d.vault(t); return v.HeldDeletions != nil }, "the deletions to be held again")
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Vault: "notes", Wait: true, ConfirmDeletions: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Vault: "notes", Wait: true, ConfirmDeletions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestMassDeletionIsHeld(t *testing.T) {
 	if v = d.wantDocs(t, 2); v.HeldDeletions != nil {
 		t.Errorf("still held after confirming: %+v", v.HeldDeletions)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 // TestEmptiedVaultConfirmed: a user who really deleted every note confirms
@@ -235,12 +235,12 @@ func TestEmptiedVaultConfirmed(t *testing.T) {
 	if v.Documents != 3 {
 		t.Errorf("documents = %d, want 3 kept", v.Documents)
 	}
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Vault: "notes", Wait: true, ConfirmDeletions: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Vault: "notes", Wait: true, ConfirmDeletions: true})
 	if err != nil || rr.Vaults[0].Removed != 3 {
 		t.Fatalf("confirmed reindex: %+v, %v", rr, err)
 	}
 	waitFor(t, d, func() bool { v = d.vault(t); return v.Online && v.Watching == "watching" }, "the vault to be watched again")
 	e.write("First.md", "# First\n\nThe pangolin begins anew.\n")
 	d.waitFound(t, "pangolin", "First.md")
-	d.stop(t)
+	d.Stop(t)
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ragd/ragd/ipc"
 )
@@ -38,15 +37,15 @@ env = { %s = %q, %s = %q }
 timeout = "5s"
 extensions = [".hang"]
 `, exe, envTestPlugin, hangExtractor, envTestPluginDir, markers))
-	d := e.ragd("run", "-config", e.config)
-	d.poll(t, 60*time.Second, func() string { return "damson to be found after the extractor recovered" }, func() bool {
-		st, err := d.client.Status(context.Background())
+	d := e.ragd("run", "-config", e.Config)
+	d.Poll(t, func() string { return "damson to be found after the extractor recovered" }, func() bool {
+		st, err := d.Client.Status(context.Background())
 		return err == nil && st.State == ipc.StateIdle && paths(d.search(t, "damson gin")) == "crashy.hang"
 	})
 	if reasons := d.failedReasons(t); len(reasons) != 0 {
 		t.Errorf("failed files: %v", reasons)
 	}
-	runs, err := d.client.Runs(context.Background(), 20)
+	runs, err := d.Client.Runs(context.Background(), 20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +56,8 @@ extensions = [".hang"]
 	if !retried {
 		t.Errorf("no retry run indexed the file: %+v", runs.Runs)
 	}
-	if out := d.out.String(); !strings.Contains(out, "retrying files whose extraction failed") {
+	if out := d.Output(); !strings.Contains(out, "retrying files whose extraction failed") {
 		t.Errorf("the retry is not logged")
 	}
-	d.stop(t)
+	d.Stop(t)
 }

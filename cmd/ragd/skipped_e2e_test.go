@@ -32,7 +32,7 @@ func TestUnreadableFolderIsSkipped(t *testing.T) {
 	if err := os.Chmod(private, 0); err != nil {
 		t.Fatal(err)
 	}
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,13 +43,13 @@ func TestUnreadableFolderIsSkipped(t *testing.T) {
 	if got := d.found(t, "quetzal"); got != "private/Secret.md" {
 		t.Errorf("the unreadable folder's note is gone from search: %q", got)
 	}
-	d.stop(t)
+	d.Stop(t)
 
 	// Unreadable at start: the rest is watched (not polled).
 	if err := syscall.Mkfifo(e.abs("pipe.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	outside := filepath.Join(e.root, "outside.md")
+	outside := filepath.Join(e.Root, "outside.md")
 	os.WriteFile(outside, []byte("# Outside\n\nThe yeti.\n"), 0o644)
 	if err := os.Symlink(outside, e.abs("out.md")); err != nil {
 		t.Fatal(err)
@@ -72,11 +72,11 @@ func TestUnreadableFolderIsSkipped(t *testing.T) {
 	}
 	e.write("private/New.md", "# New\n\nThe kakapo climbs.\n")
 	d.waitFound(t, "kakapo", "private/New.md")
-	if _, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
+	if _, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
 	if v = d.vault(t); len(v.Unreadable) != 0 || v.Documents != 7 {
 		t.Errorf("after private/ became readable: %+v", v)
 	}
-	d.stop(t)
+	d.Stop(t)
 }

@@ -20,36 +20,15 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-// waitFor polls cond every 10 ms for up to 10 s and fails the test with
-// what if it never holds. It fails at once if the daemon exits.
-func waitFor(t *testing.T, d *daemonProc, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		select {
-		case <-d.done:
-			t.Fatalf("ragd exited while waiting for %s: %v", what, d.err)
-		default:
-		}
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after 10s waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// waitFor polls cond until it holds (ragdtest's Poll), failing the test
+// with what if it never does.
+func waitFor(t *testing.T, d *daemonProc, cond func() bool, what string) { d.Poll(t, what, cond) }
 
 // writeConfigWith writes a config with extra [daemon] keys (writeConfig
 // appends its text after the [[vault]] table, where daemon keys cannot go)
 // and extra keys for the vault.
 func (e *testEnv) writeConfigWith(daemonExtra, vaultExtra string) {
-	cfg := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"debug\"\n%s\n[[vault]]\nname = \"notes\"\npath = %q\n%s",
-		e.socket, e.data, daemonExtra, e.vault, vaultExtra)
-	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
-		e.t.Fatal(err)
-	}
+	e.WriteConfig(daemonExtra, vaultExtra, "")
 }
 
 // startWatching starts the daemon and waits until its watcher is up as
@@ -57,16 +36,16 @@ func (e *testEnv) writeConfigWith(daemonExtra, vaultExtra string) {
 // set up concurrently with that pass, so a change made right after start()
 // could land before any directory is watched.
 func (e *testEnv) startWatching() *daemonProc {
-	e.t.Helper()
+	e.T.Helper()
 	d := e.start()
-	waitFor(e.t, d, func() bool { return d.vault(e.t).Watching == "watching" }, `status watching == "watching"`)
+	waitFor(e.T, d, func() bool { return d.vault(e.T).Watching == "watching" }, `status watching == "watching"`)
 	return d
 }
 
 // vault returns the status of the test vault.
 func (d *daemonProc) vault(t *testing.T) ipc.VaultStatus {
 	t.Helper()
-	st, err := d.client.Status(context.Background())
+	st, err := d.Client.Status(context.Background())
 	if err != nil {
 		t.Fatalf("status: %v", err)
 	}
@@ -103,7 +82,7 @@ func (d *daemonProc) wantDocs(t *testing.T, docs int) ipc.VaultStatus {
 	return v
 }
 
-func (e *testEnv) abs(rel string) string { return filepath.Join(e.vault, filepath.FromSlash(rel)) }
+func (e *testEnv) abs(rel string) string { return filepath.Join(e.Vault, filepath.FromSlash(rel)) }
 
 func mustRename(t *testing.T, from, to string) {
 	t.Helper()
@@ -136,7 +115,7 @@ func TestWatchCreateModifyDelete(t *testing.T) {
 	if got := d.found(t, "sourdough"); got != "recipes/Sourdough.md" {
 		t.Errorf("untouched note: %q", got)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchRenameFile(t *testing.T) {
@@ -149,7 +128,7 @@ func TestWatchRenameFile(t *testing.T) {
 	mustRename(t, e.abs("inbox.txt"), e.abs("recipes/inbox.txt"))
 	d.waitFound(t, "plumber", "recipes/inbox.txt")
 	d.wantDocs(t, 3)
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchRenameFolder(t *testing.T) {
@@ -166,7 +145,7 @@ func TestWatchRenameFolder(t *testing.T) {
 	mustRename(t, e.abs("proj"), e.abs("archive"))
 	d.waitFound(t, "pelican", "archive/one.md,archive/sub/three.md,archive/two.md")
 	d.wantDocs(t, 4)
-	resp, err := d.client.Search(context.Background(), ipc.SearchRequest{Query: "pelican", PathPrefix: "proj/"})
+	resp, err := d.Client.Search(context.Background(), ipc.SearchRequest{Query: "pelican", PathPrefix: "proj/"})
 	if err != nil || len(resp.Results) != 0 {
 		t.Errorf("old folder still searchable: %v, %v", paths(resp.Results), err)
 	}
@@ -177,7 +156,7 @@ func TestWatchRenameFolder(t *testing.T) {
 	e.write("archive/five.md", "# Five\n\nThe heron appendix.\n")
 	d.waitFound(t, "heron", "archive/five.md")
 	d.wantDocs(t, 6)
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchAtomicSave(t *testing.T) {
@@ -192,7 +171,7 @@ func TestWatchAtomicSave(t *testing.T) {
 		t.Errorf("old content still found: %q", got)
 	}
 	d.wantDocs(t, 1)
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchBurstIsDebounced(t *testing.T) {
@@ -215,7 +194,7 @@ func TestWatchBurstIsDebounced(t *testing.T) {
 	d.waitFound(t, "flamingo", "burst.md")
 	d.waitFound(t, "hummingbird", "")
 	// Runs are recorded when they end: wait for the pass to finish.
-	d.waitIdle(t)
+	d.WaitIdle(t)
 	d.wantDocs(t, 2)
 
 	// The watcher merges the burst's ~2,000 events into one batch once the
@@ -224,7 +203,7 @@ func TestWatchBurstIsDebounced(t *testing.T) {
 	// so the burst costs one reindex, maybe two or three if the loop
 	// stalled or a pass read the file mid-burst, never hundreds. Quiet
 	// watch runs (nothing changed) are not recorded.
-	runs, err := d.client.Runs(context.Background(), 50)
+	runs, err := d.Client.Runs(context.Background(), 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +216,7 @@ func TestWatchBurstIsDebounced(t *testing.T) {
 	if n < 1 || n > 3 {
 		t.Errorf("%d watch runs indexed the burst, want 1 to 3: %+v", n, runs.Runs)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchNestedDirectories(t *testing.T) {
@@ -257,7 +236,7 @@ func TestWatchNestedDirectories(t *testing.T) {
 	e.write("x/y/z/deeper.md", "# Deeper\n\nThe isopod arrived last.\n")
 	d.waitFound(t, "isopod", "x/y/z/deeper.md")
 	d.wantDocs(t, 6)
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchExcludedPaths(t *testing.T) {
@@ -283,21 +262,21 @@ func TestWatchExcludedPaths(t *testing.T) {
 	e.write("private/later.md", "# Later\n\nThe pangolin again.\n")
 	e.write("sentinel2.md", "# Sentinel\n\nThe mongoose keeps watch.\n")
 	d.waitFound(t, "mongoose", "sentinel2.md")
-	if _, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
+	if _, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := d.found(t, "pangolin armadillo"); got != "" {
 		t.Errorf("excluded files indexed: %q", got)
 	}
 	d.wantDocs(t, 5)
-	d.stop(t)
+	d.Stop(t)
 }
 
 // symlinkOutside builds, outside the vault, a file and a folder with
 // unique words, and links them into the vault as link.md and linkdir.
 func symlinkOutside(t *testing.T, e *testEnv) {
 	t.Helper()
-	out := filepath.Join(e.root, "outside")
+	out := filepath.Join(e.Root, "outside")
 	if err := os.MkdirAll(filepath.Join(out, "dir", "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +303,7 @@ func TestWatchSymlinkEscape(t *testing.T) {
 	symlinkOutside(t, e)
 	e.write("sentinel.md", "# Sentinel\n\nThe meerkat keeps watch.\n")
 	d.waitFound(t, "meerkat", "sentinel.md")
-	rr, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
+	rr, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Wait: true})
 	if err != nil || len(rr.Vaults) != 1 || rr.Vaults[0].Error != "" || rr.Vaults[0].Indexed != 0 || rr.Vaults[0].Removed != 0 {
 		t.Fatalf("reindex = %+v, %v", rr, err)
 	}
@@ -334,7 +313,7 @@ func TestWatchSymlinkEscape(t *testing.T) {
 		}
 	}
 	d.wantDocs(t, 4)
-	d.stop(t)
+	d.Stop(t)
 }
 
 // TestSymlinkEscapeViaScopedReindex documents a bug in watch.ScanPath: a
@@ -347,7 +326,7 @@ func TestSymlinkEscapeViaScopedReindex(t *testing.T) {
 	// Check after each pass: a pass scoped to "linkdir" itself removes
 	// what the others let in (the link is not followed there).
 	for _, p := range []string{"link.md", "linkdir", "linkdir/inner.md", "linkdir/sub"} {
-		if _, err := d.client.Reindex(context.Background(), ipc.ReindexRequest{Path: p, Wait: true}); err != nil {
+		if _, err := d.Client.Reindex(context.Background(), ipc.ReindexRequest{Path: p, Wait: true}); err != nil {
 			t.Fatalf("reindex %s: %v", p, err)
 		}
 		if got := d.found(t, "narwhal axolotl tardigrade"); got != "" {
@@ -355,14 +334,14 @@ func TestSymlinkEscapeViaScopedReindex(t *testing.T) {
 		}
 	}
 	d.wantDocs(t, 3)
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestWatchVaultRootRemovedAndRestored(t *testing.T) {
 	e := newEnv(t, notes)
 	d := e.startWatching()
-	away := e.vault + ".away"
-	mustRename(t, e.vault, away)
+	away := e.Vault + ".away"
+	mustRename(t, e.Vault, away)
 	var v ipc.VaultStatus
 	waitFor(t, d, func() bool { v = d.vault(t); return !v.Online && v.Watching == "offline" },
 		"the vault to go offline")
@@ -373,7 +352,7 @@ func TestWatchVaultRootRemovedAndRestored(t *testing.T) {
 		t.Errorf("offline vault not served: %q", got)
 	}
 
-	mustRename(t, away, e.vault)
+	mustRename(t, away, e.Vault)
 	waitFor(t, d, func() bool { v = d.vault(t); return v.Online && v.Watching == "watching" },
 		"the vault to come back online and watched")
 	d.wantDocs(t, 3)
@@ -382,7 +361,7 @@ func TestWatchVaultRootRemovedAndRestored(t *testing.T) {
 	e.write("recipes/More.md", "# More\n\nThe cormorant returned too.\n")
 	d.waitFound(t, "cormorant", "recipes/More.md")
 	d.wantDocs(t, 5)
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestPeriodicRescanWithoutWatch(t *testing.T) {
@@ -402,11 +381,11 @@ func TestPeriodicRescanWithoutWatch(t *testing.T) {
 		return d.found(t, "okapi") == "New.md" && d.found(t, "spelt") == "recipes/Sourdough.md" &&
 			d.found(t, "hydration") == "" && d.found(t, "plumber") == ""
 	}, "a periodic rescan to pick up a new, an edited and a deleted file")
-	d.waitIdle(t)
+	d.WaitIdle(t)
 	if v := d.wantDocs(t, 3); v.Watching != "off" {
 		t.Errorf("watching = %q, want off", v.Watching)
 	}
-	runs, err := d.client.Runs(context.Background(), 50)
+	runs, err := d.Client.Runs(context.Background(), 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +403,7 @@ func TestPeriodicRescanWithoutWatch(t *testing.T) {
 	if indexed < 2 || removed != 1 {
 		t.Errorf("periodic runs indexed %d and removed %d, want 2 (or more) and 1: %+v", indexed, removed, runs.Runs)
 	}
-	d.stop(t)
+	d.Stop(t)
 }
 
 func TestEventsStream(t *testing.T) {
@@ -433,7 +412,7 @@ func TestEventsStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	events := make(chan ipc.Event, 4096)
-	go d.client.Events(ctx, func(ev ipc.Event) error {
+	go d.Client.Events(ctx, func(ev ipc.Event) error {
 		select {
 		case events <- ev:
 		case <-ctx.Done():
@@ -448,7 +427,7 @@ func TestEventsStream(t *testing.T) {
 			return true
 		default:
 		}
-		if _, err := d.client.Reindex(ctx, ipc.ReindexRequest{Path: "inbox.txt", Wait: true}); err != nil {
+		if _, err := d.Client.Reindex(ctx, ipc.ReindexRequest{Path: "inbox.txt", Wait: true}); err != nil {
 			t.Fatal(err)
 		}
 		return false
@@ -490,5 +469,5 @@ func TestEventsStream(t *testing.T) {
 	}
 	d.wantDocs(t, 3)
 	cancel()
-	d.stop(t)
+	d.Stop(t)
 }

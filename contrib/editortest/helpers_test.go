@@ -1,21 +1,17 @@
 package editortest
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/internal/ragdtest"
 )
 
 // requireEditors makes a missing editor or toolchain a failure instead of
@@ -118,32 +114,11 @@ func copyDir(t *testing.T, src, dst string) {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // daemon is a ragd serving a copy of testdata/vault on a temp socket.
 type daemon struct {
+	*ragdtest.Daemon
 	Socket string // the socket path (short: sun_path is 104-108 bytes)
 	Vault  string // the vault's directory, symlinks resolved
-	Client *ipc.Client
-	cmd    *exec.Cmd
-	out    *syncBuffer
-	done   chan struct{}
-	err    error
 }
 
 // startDaemon builds ragd, starts it on a copy of testdata/vault and waits
@@ -151,66 +126,12 @@ type daemon struct {
 func startDaemon(t *testing.T) *daemon {
 	t.Helper()
 	bin := buildRagd(t)
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	vault := filepath.Join(tmp, "vault")
-	copyDir(t, filepath.Join("testdata", "vault"), vault)
-	sockDir, err := os.MkdirTemp("", "rg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(sockDir) })
-	d := &daemon{Socket: filepath.Join(sockDir, "ragd.sock"), Vault: vault,
-		out: &syncBuffer{}, done: make(chan struct{})}
-	cfg := filepath.Join(tmp, "ragd.toml")
-	body := fmt.Sprintf("[daemon]\nsocket = %q\ndata_dir = %q\nlog_level = \"debug\"\n\n[[vault]]\nname = \"notes\"\npath = %q\n",
-		d.Socket, filepath.Join(tmp, "data"), vault)
-	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	d.Client = ipc.NewClient(d.Socket)
-	d.cmd = exec.Command(bin, "run", "-config", cfg)
-	d.cmd.Stdout, d.cmd.Stderr = d.out, d.out
-	if err := d.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { d.err = d.cmd.Wait(); close(d.done) }()
-	t.Cleanup(func() {
-		d.Client.Close()
-		d.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-d.done:
-		case <-time.After(15 * time.Second):
-			d.cmd.Process.Kill()
-			<-d.done
-			t.Errorf("ragd did not stop on SIGTERM")
-		}
-		if t.Failed() {
-			t.Logf("ragd output:\n%s", d.out.String())
-		}
-	})
-	d.waitIdle(t)
+	e := ragdtest.NewEnv(t, nil)
+	copyDir(t, filepath.Join("testdata", "vault"), e.Vault)
+	d := &daemon{Daemon: ragdtest.Start(t, exec.Command(bin, "run", "-config", e.Config), e.Socket),
+		Socket: e.Socket, Vault: e.Vault}
+	d.WaitIdle(t)
 	return d
-}
-
-func (d *daemon) waitIdle(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-d.done:
-			t.Fatalf("ragd exited: %v\n%s", d.err, d.out.String())
-		default:
-		}
-		st, err := d.Client.Status(context.Background())
-		if err == nil && st.State == ipc.StateIdle && len(st.Vaults) == 1 && st.Vaults[0].LastReconcile != nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("ragd did not become idle:\n%s", d.out.String())
 }
 
 // env is what the editor test suites need to find the daemon and vault.

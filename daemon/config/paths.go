@@ -102,15 +102,36 @@ func absDir(baseDir string) (string, error) {
 	return filepath.Abs(baseDir)
 }
 
+// Source says where Locate found the configuration's path.
+type Source int
+
+// Sources of the configuration's path.
+const (
+	FromFlag    Source = iota // the path given (a -config flag)
+	FromEnv                   // $RAGD_CONFIG
+	FromDefault               // DefaultPath()
+)
+
+// String names the source for messages: "-config", "$RAGD_CONFIG" or
+// "the default path".
+func (s Source) String() string {
+	switch s {
+	case FromFlag:
+		return "-config"
+	case FromEnv:
+		return "$RAGD_CONFIG"
+	}
+	return "the default path"
+}
+
 // Locate picks the configuration file the way ragd does: the path given
-// (a -config flag), else $RAGD_CONFIG, else DefaultPath(). from names the
-// source, for messages ("-config", "$RAGD_CONFIG", "the default path").
-func Locate(given string) (path, from string) {
+// (a -config flag), else $RAGD_CONFIG, else DefaultPath(); from says which.
+func Locate(given string) (path string, from Source) {
 	if given != "" {
-		return given, "-config"
+		return given, FromFlag
 	}
 	if p := os.Getenv("RAGD_CONFIG"); p != "" {
-		return p, "$RAGD_CONFIG"
+		return p, FromEnv
 	}
-	return DefaultPath(), "the default path"
+	return DefaultPath(), FromDefault
 }

@@ -45,6 +45,7 @@ type proc struct {
 	startErrs int           // start attempts failed in a row
 	launched  bool
 	closing   bool
+	waiting   int                // calls blocked in ready until the plugin is up
 	stopStart context.CancelFunc // kills the process being started
 
 	done   chan struct{} // closed when the manager closes
@@ -206,6 +207,9 @@ func (p *proc) supervise() {
 		reason, deliberate := p.watch(inst)
 		if reason == "" { // closing
 			inst.stop(true)
+			// "exit status 0" after a graceful shutdown, "signal: killed"
+			// when the plugin had to be killed.
+			p.log.Debug("plugin stopped", "pid", inst.pid, "exit", inst.exitStatus())
 			return
 		}
 		inst.stop(false)
@@ -363,11 +367,17 @@ func (p *proc) ready(ctx context.Context) (*instance, error) {
 			return nil, err
 		}
 		ch := p.changed
+		p.waiting++
 		p.mu.Unlock()
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+		}
+		p.mu.Lock()
+		p.waiting--
+		p.mu.Unlock()
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 	}
 }

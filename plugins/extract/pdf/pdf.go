@@ -75,6 +75,7 @@ import (
 
 	"github.com/ragd/ragd/plugins"
 	"github.com/ragd/ragd/plugins/extract/internal/opt"
+	"github.com/ragd/ragd/plugins/internal/options"
 )
 
 // Version of the extractor; bumped when the same file converts differently.
@@ -128,43 +129,42 @@ func (e *Extractor) Configure(_ context.Context, o plugins.Options) error {
 	return nil
 }
 
+// config is the options table of the extractor.
+type config struct {
+	Backend      string           `json:"backend"`
+	Pdftotext    string           `json:"pdftotext"`
+	MaxBytes     int64            `json:"max_bytes"`
+	Timeout      options.Duration `json:"timeout"`
+	StripHeaders bool             `json:"strip_headers"`
+}
+
 func (e *Extractor) configure(o plugins.Options) error {
-	if err := opt.Known(o, "backend", "pdftotext", "max_bytes", "timeout", "strip_headers"); err != nil {
+	c := config{Backend: "auto", MaxBytes: DefaultMaxBytes, Timeout: options.Duration(DefaultTimeout), StripHeaders: true}
+	if err := options.Decode(o, &c); err != nil {
 		return err
 	}
-	var err error
-	if e.backend, err = opt.String(o, "backend", "auto"); err != nil {
-		return err
-	}
-	switch e.backend {
+	switch c.Backend {
 	case "auto", "pdftotext", "go":
 	default:
-		return fmt.Errorf("option \"backend\": %q is not auto, pdftotext or go", e.backend)
+		return fmt.Errorf("option \"backend\": %q is not auto, pdftotext or go", c.Backend)
 	}
-	if p, err := opt.String(o, "pdftotext", ""); err != nil {
+	if err := opt.CheckMaxBytes(c.MaxBytes); err != nil {
 		return err
-	} else if p != "" {
-		if e.pdftotext, err = exec.LookPath(p); err != nil {
+	}
+	if c.Timeout <= 0 {
+		return fmt.Errorf("option \"timeout\": must be positive")
+	}
+	e.backend, e.maxBytes, e.timeout, e.stripHeaders = c.Backend, c.MaxBytes, time.Duration(c.Timeout), c.StripHeaders
+	if c.Pdftotext != "" {
+		p, err := exec.LookPath(c.Pdftotext)
+		if err != nil {
 			return fmt.Errorf("option \"pdftotext\": %w", err)
 		}
-		e.pdfinfo, _ = exec.LookPath(filepath.Join(filepath.Dir(e.pdftotext), "pdfinfo"))
+		e.pdftotext = p
+		e.pdfinfo, _ = exec.LookPath(filepath.Join(filepath.Dir(p), "pdfinfo"))
 	}
 	if e.backend == "pdftotext" && e.pdftotext == "" {
 		return ErrNoBackend
-	}
-	if e.maxBytes, err = opt.Int(o, "max_bytes", DefaultMaxBytes, 1); err != nil {
-		return err
-	}
-	if e.timeout, err = opt.Duration(o, "timeout", DefaultTimeout); err != nil {
-		return err
-	}
-	e.stripHeaders = true
-	if v, ok := o["strip_headers"]; ok {
-		b, ok := v.(bool)
-		if !ok {
-			return fmt.Errorf("option \"strip_headers\": want a bool, got %T", v)
-		}
-		e.stripHeaders = b
 	}
 	return nil
 }

@@ -114,9 +114,11 @@ func (b *base) special(_ context.Context, s string) error {
 	return nil
 }
 
-// delay sleeps the configured delay, honouring cancellation.
+// delay sleeps the configured delay, honouring cancellation. It logs
+// "delaying the call" first, so a test knows the call is in the plugin.
 func (b *base) delay(ctx context.Context) error {
 	if b.opt.DelayMS > 0 {
+		plugins.Logger().Info("delaying the call", "ms", b.opt.DelayMS)
 		select {
 		case <-time.After(time.Duration(b.opt.DelayMS) * time.Millisecond):
 		case <-ctx.Done():

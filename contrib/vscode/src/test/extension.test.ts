@@ -106,8 +106,15 @@ describe('extension against ragd', daemon, () => {
     fake.state.setActiveEditor({ document: fake.document(compost) });
     await fake.commands.executeCommand('ragd.refreshRelated');
     const view = fake.state.treeViews[fake.state.treeViews.length - 1];
-    const nodes = view.provider.getChildren();
-    const items = nodes.map((n: unknown) => view.provider.getTreeItem(n));
+    // The editor change also scheduled a refresh (debounced); on a slow
+    // machine it may start while the command's request is out and win, so
+    // the view is read once it shows this note's list.
+    const items = await until('the related notes of Compost.md', () => {
+      if (view.description !== 'garden/Compost.md') {
+        return undefined;
+      }
+      return view.provider.getChildren().map((n: unknown) => view.provider.getTreeItem(n));
+    });
     const tomatoes = items.find((i: fake.TreeItem) => String(i.description).startsWith('garden/Tomatoes.md'));
     assert.ok(tomatoes, `Tomatoes among ${JSON.stringify(items.map((i: fake.TreeItem) => i.label))}`);
     assert.ok(!items.some((i: fake.TreeItem) => String(i.description).startsWith('garden/Compost.md')));

@@ -1,3 +1,6 @@
+// Package opt holds what the built-in extractors share about their
+// options: the max_bytes limit, decoded like every plugin option by
+// plugins/internal/options, and the check of an input against it.
 package opt
 
 import (
@@ -5,15 +8,27 @@ import (
 	"fmt"
 
 	"github.com/ragd/ragd/plugins"
+	"github.com/ragd/ragd/plugins/internal/options"
 )
 
-// MaxBytes reads the max_bytes option of an extractor that takes no other
-// options: the largest input it accepts, def when unset.
+// MaxBytes reads the options of an extractor whose only option is
+// max_bytes: the largest input it accepts, def when unset.
 func MaxBytes(o plugins.Options, def int64) (int64, error) {
-	if err := Known(o, "max_bytes"); err != nil {
+	c := struct {
+		MaxBytes int64 `json:"max_bytes"`
+	}{def}
+	if err := options.Decode(o, &c); err != nil {
 		return 0, err
 	}
-	return Int(o, "max_bytes", def, 1)
+	return c.MaxBytes, CheckMaxBytes(c.MaxBytes)
+}
+
+// CheckMaxBytes refuses a max_bytes under 1.
+func CheckMaxBytes(n int64) error {
+	if n < 1 {
+		return fmt.Errorf("option \"max_bytes\": %d is less than 1", n)
+	}
+	return nil
 }
 
 // CheckInput refuses work that is cancelled or larger than maxBytes.
