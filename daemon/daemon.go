@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -190,7 +191,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 		case <-startup.done:
 		case <-workCtx.Done():
 		}
+		// The start-up pass is over: its segments to disk, the memory it
+		// used back to the system.
+		if workCtx.Err() == nil {
+			if err := store.Settle(workCtx); err != nil {
+				d.log.Warn("could not write the index segments after the start-up pass", "err", err)
+			}
+		}
 		restoreMemory()
+		debug.FreeOSMemory()
 	}()
 	if d.embedding != nil {
 		wg.Add(1)

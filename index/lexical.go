@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -232,4 +233,14 @@ func (s *Store) resolveAnchor(key string) []uint64 {
 		out[i] = uint64(id)
 	}
 	return out
+}
+
+// Settle writes the lexical index's in-memory segments to disk after a
+// large pass: memory returns to the heap's minimum and a restart replays
+// nothing.
+func (s *Store) Settle(ctx context.Context) error {
+	if err := s.lex.Flush(ctx); err != nil {
+		return fmt.Errorf("index: flush segments: %w", err)
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/ragd/ragd/ipc"
 )
@@ -50,7 +49,7 @@ embedder = "embed"
 	nonsense := []string{"zzzqqqxx", "blorf quux wibble", "what is the capital of mongolia"}
 	ask := func(t *testing.T, d *daemonProc, q, mode string) *ipc.SearchResponse {
 		t.Helper()
-		resp, err := d.client.Search(ctx, ipc.SearchRequest{Query: q, K: 10, Mode: mode})
+		resp, err := d.Client.Search(ctx, ipc.SearchRequest{Query: q, K: 10, Mode: mode})
 		if err != nil {
 			t.Fatalf("search %q: %v", q, err)
 		}
@@ -72,9 +71,9 @@ embedder = "embed"
 	}
 
 	// First pass: vectors land, calibration waits for the gate.
-	d := e.ragd("run", "-config", e.config)
-	d.poll(t, time.Minute, func() string { return "the first vectors" }, func() bool {
-		st, err := d.client.Status(ctx)
+	d := e.ragd("run", "-config", e.Config)
+	d.Poll(t, func() string { return "the first vectors" }, func() bool {
+		st, err := d.Client.Status(ctx)
 		return err == nil && st.Vector != nil && st.Vector.Vectors > 0
 	})
 	if st := d.status(t); st.Vector.Floor != 0 {
@@ -98,20 +97,20 @@ embedder = "embed"
 	if got := paths(ask(t, d, "espresso grinder", ipc.ModeVector).Results); got == "" {
 		t.Error("vector mode found nothing for a real question after calibration")
 	}
-	d.stop(t)
+	d.Stop(t)
 
 	// Restart with the gate closed again: the floor is known at once.
 	if err := os.Remove(filepath.Join(gate, "open")); err != nil {
 		t.Fatal(err)
 	}
-	d = e.ragd("run", "-config", e.config)
-	d.poll(t, time.Minute, func() string { return "the restarted daemon" }, func() bool {
-		st, err := d.client.Status(ctx)
+	d = e.ragd("run", "-config", e.Config)
+	d.Poll(t, func() string { return "the restarted daemon" }, func() bool {
+		st, err := d.Client.Status(ctx)
 		return err == nil && st.Vector != nil && st.Vector.Vectors > 0
 	})
 	noAnswer(t, d, "right after a restart")
 	if got := paths(ask(t, d, "espresso grinder", ipc.ModeVector).Results); got == "" {
 		t.Error("vector mode found nothing right after a restart: the floor was not kept")
 	}
-	d.stop(t)
+	d.Stop(t)
 }

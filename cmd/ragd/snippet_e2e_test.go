@@ -24,7 +24,7 @@ func TestSnippetOffsetsMatchTheText(t *testing.T) {
 	})
 	d := e.start()
 	for _, q := range []string{"cafe munchen", "naive espresso", "quokka visitors", "\"quokkas smiled\""} {
-		resp, err := d.client.Search(context.Background(), ipc.SearchRequest{Query: q, K: 5, SnippetWidth: 80})
+		resp, err := d.Client.Search(context.Background(), ipc.SearchRequest{Query: q, K: 5, SnippetWidth: 80})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,12 @@ func (s *Set) loop() {
 		select {
 		case <-s.stop:
 			return
+		case done := <-s.flushes:
+			err := s.flush(false)
+			s.mu.Lock()
+			s.failed = err
+			s.mu.Unlock()
+			done <- err
 		case <-s.wake:
 		case <-t.C:
 		}

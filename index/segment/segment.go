@@ -28,8 +28,6 @@ type Segment struct {
 	size    int64
 	release func() error // unmaps a mapped segment
 	refs    atomic.Int32
-	remove  func() // deletes the file once unreferenced (merged away)
-	dead    atomic.Bool
 }
 
 // Open checks a segment's header and section table; it does not read the

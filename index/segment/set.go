@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -81,9 +82,10 @@ type Set struct {
 	flushed uint64    // seq of the last manifest
 	failed  error     // last background failure (disk full, …), nil when healthy
 
-	wake chan struct{}
-	stop chan struct{}
-	done sync.WaitGroup
+	wake    chan struct{}
+	flushes chan chan error // Flush's requests to the loop
+	stop    chan struct{}
+	done    sync.WaitGroup
 }
 
 // ErrClosed is returned by operations on a closed Set.
@@ -99,7 +101,8 @@ func OpenSet(opts Options) (*Set, uint64, error) {
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 		return nil, 0, fmt.Errorf("segment: create %s: %w", opts.Dir, err)
 	}
-	s := &Set{opt: opts, mem: make(map[*Segment]bool), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	s := &Set{opt: opts, mem: make(map[*Segment]bool), wake: make(chan struct{}, 1), stop: make(chan struct{}),
+		flushes: make(chan chan error)}
 	m, err := readManifest(opts.Dir)
 	if err != nil {
 		return nil, 0, err
@@ -269,6 +272,26 @@ func (v *View) delete(ids []uint64) {
 			ss.seg.forward(i, func(t, df uint32) { ss.delDF[t] += df })
 			v.stats.addNote(ss.seg, i, -1)
 		}
+	}
+}
+
+// Flush writes the in-memory segments to disk now (on the background
+// loop) and returns when they are durable: after a large pass, so the heap
+// holds no index and a restart replays nothing.
+func (s *Set) Flush(ctx context.Context) error {
+	done := make(chan error, 1)
+	select {
+	case s.flushes <- done:
+	case <-s.stop:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

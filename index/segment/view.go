@@ -1,7 +1,6 @@
 package segment
 
 import (
-	"math/bits"
 	"sync/atomic"
 )
 
@@ -185,14 +184,6 @@ func (b bitset) clone(n uint32) bitset {
 
 // set adds i; b must have room (clone).
 func (b bitset) set(i uint32) { b[i>>6] |= 1 << (i & 63) }
-
-func (b bitset) count() int {
-	n := 0
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
 
 // EachChunk calls fn for every live chunk (note id, ordinal, text hash)
 // until fn returns false.

@@ -31,7 +31,6 @@ type writer struct {
 	lastChunk  uint32
 	lastNote   uint32
 	lastSource uint32
-	scratch    []byte
 }
 
 type fwdEntry struct {
@@ -52,13 +51,13 @@ func newWriter() *writer { return &writer{keys: make(map[string]uint32)} }
 
 // noteMeta is a note's row and data without its terms.
 type noteMeta struct {
-	id                  uint64
-	vault, path, title  string
-	tags                []string
-	mtime               int64
-	headings            [][]string
-	fieldLen            [NoteFields]uint32
-	firstChunk, nChunks uint32
+	id                 uint64
+	vault, path, title string
+	tags               []string
+	mtime              int64
+	headings           [][]string
+	fieldLen           [NoteFields]uint32
+	nChunks            uint32
 }
 
 // addNote appends a note's row and data; its chunks follow with addChunk.
