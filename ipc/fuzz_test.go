@@ -81,6 +81,9 @@ func FuzzDecodeSearchRequest(f *testing.F) {
 		if req.K < 1 || req.K > ipc.MaxK {
 			t.Fatalf("accepted k = %d", req.K)
 		}
+		if req.Passages < 0 || req.Passages > ipc.MaxPassages || req.SnippetWidth < 0 || req.SnippetWidth > ipc.MaxSnippetWidth {
+			t.Fatalf("accepted passages %d, snippet width %d", req.Passages, req.SnippetWidth)
+		}
 		for _, v := range req.Vaults {
 			if !utf8.ValidString(v) {
 				t.Fatalf("accepted invalid UTF-8 vault %q", v)

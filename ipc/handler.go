@@ -267,6 +267,10 @@ func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
 		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
 	case req.Fusion != "" && req.Fusion != "convex" && req.Fusion != "rrf":
 		return req, BadRequest("fusion must be convex or rrf, got %q", req.Fusion)
+	case req.Passages < 0 || req.Passages > MaxPassages:
+		return req, BadRequest("passages must be between 1 and %d, got %d", MaxPassages, req.Passages)
+	case req.SnippetWidth < 0 || req.SnippetWidth > MaxSnippetWidth:
+		return req, BadRequest("snippet_width must be between 1 and %d, got %d", MaxSnippetWidth, req.SnippetWidth)
 	}
 	if err := canonicalChannels(&req); err != nil {
 		return req, err

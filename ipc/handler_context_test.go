@@ -86,6 +86,10 @@ func TestDecodeSearchChannels(t *testing.T) {
 		`{"query":"x","weights":{"fulltext":1}}`,
 		`{"query":"x","weights":{"lexical":-1}}`,
 		`{"query":"x","weights":{"vector":101}}`,
+		`{"query":"x","passages":-1}`,
+		`{"query":"x","passages":5}`,
+		`{"query":"x","snippet_width":-3}`,
+		`{"query":"x","snippet_width":100000}`,
 	} {
 		_, err := ipc.DecodeSearchRequest(strings.NewReader(body))
 		var ie *ipc.Error

@@ -41,4 +41,6 @@ const (
 	MaxQueryBytes   = 4096    // longest accepted query string
 	MaxK            = 1000    // most results one search may ask for
 	DefaultK        = 10
+	MaxPassages     = 4    // most passages of one note a search may ask for
+	MaxSnippetWidth = 4096 // widest snippet, in characters
 )

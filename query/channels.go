@@ -132,7 +132,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 
 // passagesKept is how many matching chunks of a note beyond its best one
 // the lexical channel returns: the alternatives a result may be cited by.
-const passagesKept = 3
+const passagesKept = ipc.MaxPassages - 1
 
 func countTrue(bs [nChannels]bool) int {
 	n := 0
