@@ -80,10 +80,12 @@ func TestTooLargeForOneTransactionIsFailedNotSplit(t *testing.T) {
 	vault := t.TempDir()
 	s := indextest.Open(t, t.TempDir())
 	defer s.Close()
-	// Distinct words defeat compression of the postings block; the text
-	// alone is over the transaction limit.
+	// Distinct words defeat compression of the postings block. The text
+	// is under what ingestion refuses unread (ingest's maxText), but its
+	// index data (chunks, parents, note record) is over the transaction
+	// limit: the commit finds that out.
 	var b strings.Builder
-	for i := 0; b.Len() < int(s.MaxBatchSize()); i++ {
+	for i := 0; b.Len() < int(s.MaxBatchSize())*3/4; i++ {
 		b.WriteString("w")
 		b.WriteString(strings.Repeat(string(rune('a'+i%26)), 1+i%7))
 		b.WriteString(time.Duration(i).String())
@@ -98,7 +100,7 @@ func TestTooLargeForOneTransactionIsFailedNotSplit(t *testing.T) {
 		t.Fatalf("sync = %+v", res)
 	}
 	d, _ := s.Document("v", "huge.txt")
-	if d == nil || d.Status != index.StatusFailed || !strings.Contains(d.Error, "too large") {
+	if d == nil || d.Status != index.StatusFailed || !strings.Contains(d.Error, "too large") || !strings.Contains(d.Error, "of index data") {
 		t.Fatalf("huge.txt = %+v", d)
 	}
 	if err := s.Check(); err != nil {

@@ -112,8 +112,8 @@ func (s *Store) Apply(ops []Op) error {
 		}
 		sz, n := estimate(ents)
 		if (sz > maxSize || n > maxCount) && op.Put != nil && op.Put.Doc.Status == StatusOK {
-			reason := fmt.Sprintf("too large to index in one transaction (%d MB of index data; limit %d MB)",
-				sz>>20, maxSize>>20)
+			reason := fmt.Sprintf("too large to index in one transaction (%.1f MB of index data; limit %.1f MB)",
+				float64(sz)/(1<<20), float64(maxSize)/(1<<20))
 			op.Put.markFailed(reason) // in place, so the caller sees the outcome
 			ents, ch, err = s.stage(txn, op)
 			if err != nil {
@@ -152,6 +152,13 @@ func (s *Store) Apply(ops []Op) error {
 		return nil
 	}
 	return commit()
+}
+
+// MaxDocumentBytes is about the most index data one document may have: a
+// document is written in one transaction, and one bigger than this is
+// recorded as failed ("too large to index in one transaction").
+func (s *Store) MaxDocumentBytes() int64 {
+	return int64(float64(s.db.MaxBatchSize()) * txnFill)
 }
 
 func (op Op) describe() string {

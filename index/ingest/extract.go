@@ -32,8 +32,9 @@ type ExtractFunc func(rel, sha string, data []byte) (x *Extracted, handled bool,
 var ErrTransient = errors.New("transient failure")
 
 // extract runs opt.Extract for a file that is not Markdown or text and
-// chunks the result. A nil document and a non-empty reason mean failure.
-func extract(opt SyncOptions, doc *index.Document, data []byte) (*chunk.Document, string) {
+// chunks the result, unless it is over maxText bytes. A nil document and a
+// non-empty reason mean failure.
+func extract(opt SyncOptions, doc *index.Document, data []byte, maxText int64) (*chunk.Document, string) {
 	if opt.Extract == nil {
 		return nil, fmt.Sprintf("no extractor for %q files", path.Ext(doc.Path))
 	}
@@ -53,6 +54,9 @@ func extract(opt SyncOptions, doc *index.Document, data []byte) (*chunk.Document
 	doc.Pipeline += "|" + x.Extractor
 	if strings.TrimSpace(x.Text) == "" {
 		return nil, "no text could be extracted"
+	}
+	if reason := tooLarge(int64(len(x.Text)), maxText); reason != "" {
+		return nil, reason
 	}
 	var cd *chunk.Document
 	if x.Markdown {

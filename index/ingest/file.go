@@ -23,10 +23,21 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 		Pipeline: pipeline(opt.Chunk) + ";" + in.store.FieldsSignature() + in.enrichSuffix(opt, index.KindOf(f.Rel))}
 	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes {
 		reason := fmt.Sprintf("file is %s, over the vault's max_file_mb of %s", mb(f.Size), mb(opt.MaxBytes))
-		if old != nil && old.Status == index.StatusFailed && old.Error == reason && old.Size == f.Size {
+		if failedAlready(old, reason, f.Size) {
 			return nil
 		}
 		return index.Failed(doc, reason)
+	}
+	// A note's chunk records hold its text: one whose text is larger than
+	// a transaction can hold can never be indexed. Say so without reading
+	// it (a 200 MB note took 735 MB of memory to fail at the commit).
+	if doc.Kind == "markdown" || doc.Kind == "text" {
+		if reason := tooLarge(f.Size, in.maxText()); reason != "" {
+			if failedAlready(old, reason, f.Size) {
+				return nil
+			}
+			return index.Failed(doc, reason)
+		}
 	}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {
@@ -68,7 +79,7 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 		}
 	default:
 		var reason string
-		if cd, reason = extract(opt, &doc, data); cd == nil {
+		if cd, reason = extract(opt, &doc, data, in.maxText()); cd == nil {
 			if old != nil && old.Status == index.StatusFailed && old.Error == reason && old.Hash == doc.Hash && doc.Hash != "" {
 				return nil
 			}
@@ -82,6 +93,28 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 	p := in.store.Prepare(doc, cd, strings.TrimSuffix(base, path.Ext(base)))
 	in.enrich(opt, p, cd, data)
 	return p
+}
+
+// failedAlready reports whether old is recorded as failed for reason at
+// this size, so that a file refused unread is not rewritten every pass.
+func failedAlready(old *index.Document, reason string, size int64) bool {
+	return old != nil && old.Status == index.StatusFailed && old.Error == reason && old.Size == size
+}
+
+// maxText is the most text one document may have (a note's bytes, or the
+// text an extractor produced): its chunk records hold its text, and they
+// are written in one transaction. The margin over the store's limit allows
+// for frontmatter, which is not chunked; text just under it may still fail
+// at the commit, once its index data is known.
+func (in *Ingester) maxText() int64 { return in.store.MaxDocumentBytes() * 5 / 4 }
+
+// tooLarge says why n bytes of text cannot be indexed in one transaction
+// when at most limit can, or "".
+func tooLarge(n, limit int64) string {
+	if limit <= 0 || n <= limit {
+		return ""
+	}
+	return fmt.Sprintf("too large to index in one transaction (%s of text; the limit is about %s)", mb(n), mb(limit))
 }
 
 // badContent returns why data cannot be indexed as text, or "".

@@ -38,6 +38,8 @@ type Store interface {
 	// Apply commits prepared documents and deletions, each document in
 	// one transaction.
 	Apply(ops []index.Op) error
+	// MaxDocumentBytes is about the most index data one document may have.
+	MaxDocumentBytes() int64
 	// Cached and PutCache read and write the plugin caches.
 	Cached(c index.Cache, sha, plugin string) ([]byte, bool, error)
 	PutCache(c index.Cache, sha, plugin string, val []byte) error
