@@ -205,3 +205,44 @@ func TestHybridDefaults(t *testing.T) {
 		t.Error("HybridDefaults changed its argument's weights")
 	}
 }
+
+// With the hybrid defaults, an embedder whose best answer stands far above
+// its calibrated noise floor earns the weight to overturn the lexical
+// order; one whose answers stand near the floor keeps its small weight; a
+// weight the request sets is the weight (simulated channels).
+func TestTrustGivesAConfidentEmbedderWeight(t *testing.T) {
+	search := func(vec []index.Hit, floor float64, weights map[string]float64) []string {
+		f := newFakeIndex()
+		f.lex = []index.Hit{hit(1, "notes", "a.md", 10), hit(2, "notes", "b.md", 6)}
+		f.vec = vec
+		o := HybridDefaults(DefaultOptions)
+		o.MinSimilarity = floor
+		o.RerankDepth = 0
+		e := NewEngine(f).WithOptions(o).WithEmbedder(&fakeEmbedder{sig: "s", vec: []float32{1}}, nil)
+		return paths(mustSearch(t, e, Request{Text: "x", K: 10, Weights: weights}).Results)
+	}
+	strong := []index.Hit{hit(2, "notes", "b.md", 0.9), hit(1, "notes", "a.md", 0.35)}
+	weak := []index.Hit{hit(2, "notes", "b.md", 0.55), hit(1, "notes", "a.md", 0.5)}
+	for _, tc := range []struct {
+		name    string
+		vec     []index.Hit
+		floor   float64
+		weights map[string]float64
+		want    []string
+	}{
+		{"strong embedder, margin 0.86", strong, 0.3, nil, []string{"b.md", "a.md"}},
+		{"weak embedder, margin 0.18", weak, 0.45, nil, []string{"a.md", "b.md"}},
+		{"strong embedder, weight set by the request", strong, 0.3, map[string]float64{ipc.ChannelVector: 0.1}, []string{"a.md", "b.md"}},
+	} {
+		if got := search(tc.vec, tc.floor, tc.weights); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// Before the floor is calibrated nothing is trusted.
+	if w := DefaultTrust.weight(0.1, 0.99, 0); w != 0.1 {
+		t.Errorf("uncalibrated trust weight = %v", w)
+	}
+	if w := DefaultTrust.weight(0.1, 0.3+0.7*0.6, 0.3); math.Abs(w-(0.1+0.5*0.9)) > 1e-9 {
+		t.Errorf("trust weight halfway = %v", w)
+	}
+}
