@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -199,7 +198,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		}
 		restoreMemory()
-		debug.FreeOSMemory()
+		d.settleMemory()
 	}()
 	if d.embedding != nil {
 		wg.Add(1)

@@ -124,6 +124,10 @@ func (e *embedding) run(ctx context.Context) {
 	}
 }
 
+// settleAfterChunks is how many chunks a backlog must have embedded for
+// the daemon to hand memory back when it is done.
+const settleAfterChunks = 1024
+
 // drain embeds everything pending, then collects unreferenced vectors and
 // saves the snapshot.
 func (e *embedding) drain(ctx context.Context) error {
@@ -132,6 +136,12 @@ func (e *embedding) drain(ctx context.Context) error {
 	}
 	// The floor measured before a restart holds from the first query.
 	e.d.engine.RestoreCalibration(e.d.store)
+	embedded := 0
+	defer func() {
+		if embedded >= settleAfterChunks && ctx.Err() == nil {
+			e.d.settleMemory()
+		}
+	}()
 	for ctx.Err() == nil {
 		sig, pend, _ := e.d.store.PendingVectors(4 * embedBatch)
 		if len(pend) == 0 {
@@ -142,6 +152,7 @@ func (e *embedding) drain(ctx context.Context) error {
 			if err := e.embedBatch(ctx, sig, pend[:n]); err != nil {
 				return err
 			}
+			embedded += n
 			pend = pend[n:]
 			if e.d.engine.SimilarityFloor() == 0 {
 				// During a first pass: a floor measured on the vectors so

@@ -59,3 +59,18 @@ func limitStartupMemory() (restore func()) {
 		debug.SetMemoryLimit(prev)
 	}
 }
+
+// settleMemory hands what a large pass allocated back to the system when
+// the daemon turns idle: the Go heap's free pages, and the pages of the
+// index's memory-mapped files, which stay in the page cache (index.Store.
+// TrimMapped). Called after the start-up pass and after a large embedding
+// backlog, never per saved note.
+func (d *Daemon) settleMemory() {
+	debug.FreeOSMemory()
+	n, err := d.store.TrimMapped()
+	if err != nil {
+		d.log.Debug("could not release the index's mapped pages", "err", err)
+		return
+	}
+	d.log.Debug("released the index's mapped pages", "mapped_mb", n>>20)
+}
