@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/plugins"
 	"github.com/ragd/ragd/plugins/host"
 	"github.com/ragd/ragd/query"
@@ -73,9 +72,6 @@ func (d *Daemon) queryOptions() query.Options {
 	}
 	opt.Weights = maps.Clone(opt.Weights)
 	maps.Copy(opt.Weights, s.Weights)
-	if _, set := s.Weights[ipc.ChannelVector]; set || s.Fusion == query.FusionRRF {
-		opt.Trust = query.Trust{} // the user's weight is the weight
-	}
 	if s.Fusion != "" {
 		opt.Fusion = s.Fusion
 	}

@@ -121,9 +121,6 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 		return nil, err
 	}
 	lists.floor = e.SimilarityFloor()
-	if _, set := req.Weights[ipc.ChannelVector]; !set && opt.Fusion != FusionRRF && len(lists.vec) > 0 && weights[chVec] > 0 {
-		weights[chVec] = opt.Trust.weight(weights[chVec], lists.vec[0].Score, lists.floor)
-	}
 	cands := fuse(opt, lists, weights)
 	if len(subjects) > 0 {
 		demote(cands, subjects)

@@ -57,32 +57,6 @@ type Options struct {
 	// Alpha drops candidates whose fused score is under Alpha × the best
 	// (denoising); 0 keeps all.
 	Alpha float64
-	// Trust raises the vector channel's weight for a query whose best
-	// vector hit stands far above the calibrated noise floor (zero: off).
-	Trust Trust
-}
-
-// Trust is how the vector channel earns weight with its evidence: a
-// query whose best vector hit's margin above the noise floor —
-// (similarity − floor) / (1 − floor) — is From or less keeps the
-// configured weight; at To or more the weight is Max; in between it grows
-// linearly. So an embedder whose answers stand far above its own noise (a
-// strong model) carries more weight than a weak one, with no config edit,
-// while a weak one, whose margins stay low, keeps the small weight
-// measured for it. Nothing is trusted before the floor is calibrated.
-type Trust struct {
-	From, To, Max float64
-}
-
-// weight is the vector weight w raised for a query whose best vector hit
-// has similarity sim over the calibrated floor.
-func (t Trust) weight(w, sim, floor float64) float64 {
-	if t.Max <= w || t.To <= t.From || floor <= 0 {
-		return w
-	}
-	m := vecNorm(sim, floor)
-	f := min(1, max(0, (m-t.From)/(t.To-t.From)))
-	return w + f*(t.Max-w)
 }
 
 // DefaultOptions were chosen by measurement (docs/architecture.md,
@@ -317,13 +291,5 @@ func sortCands(cs []*cand, key func(*cand) float64) {
 func HybridDefaults(o Options) Options {
 	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0.1, ipc.ChannelGraph: o.Weights[ipc.ChannelGraph]}
 	o.Fusion = FusionConvex
-	o.Trust = DefaultTrust
 	return o
 }
-
-// DefaultTrust lets the vector channel's weight rise towards the lexical
-// channel's for queries whose best vector hit stands well above the noise
-// floor: margins over 0.4. The offline embedder's on-topic answers stand
-// 0–0.35 above its floor (docs/architecture.md, Measurements), so its
-// weight stays the one measured for it.
-var DefaultTrust = Trust{From: 0.4, To: 0.8, Max: 1}

@@ -124,10 +124,12 @@ func TestStrongEmbedderCarriesMoreWeight(t *testing.T) {
 	lex := []index.NoteHit{noteHit(1, 10, 0.6), noteHit(2, 9, 0.55)}
 	weak := channelLists{lex: lex, vec: []index.Hit{h(2, 0.47), h(1, 0.45)}, floor: 0.44}
 	strong := channelLists{lex: lex, vec: []index.Hit{h(2, 0.82), h(1, 0.31)}, floor: 0.30}
-	if p := fusedOf(fuse(o, weak, weights(1, 0.3, 0))); p[0].path != "a.md" {
+	// At the default hybrid weight: no config edit.
+	v := HybridDefaults(DefaultOptions).Weights[ipc.ChannelVector]
+	if p := fusedOf(fuse(o, weak, weights(1, v, 0))); p[0].path != "a.md" {
 		t.Errorf("a weak embedder's near-noise opinion overturned the lexical order: %v", p)
 	}
-	if p := fusedOf(fuse(o, strong, weights(1, 0.3, 0))); p[0].path != "b.md" {
+	if p := fusedOf(fuse(o, strong, weights(1, v, 0))); p[0].path != "b.md" {
 		t.Errorf("a strong embedder's clear opinion did not count: %v", p)
 	}
 }
@@ -203,46 +205,5 @@ func TestHybridDefaults(t *testing.T) {
 	}
 	if base.Weights[ipc.ChannelVector] != 0 || DefaultOptions.Weights[ipc.ChannelVector] != 0 {
 		t.Error("HybridDefaults changed its argument's weights")
-	}
-}
-
-// With the hybrid defaults, an embedder whose best answer stands far above
-// its calibrated noise floor earns the weight to overturn the lexical
-// order; one whose answers stand near the floor keeps its small weight; a
-// weight the request sets is the weight (simulated channels).
-func TestTrustGivesAConfidentEmbedderWeight(t *testing.T) {
-	search := func(vec []index.Hit, floor float64, weights map[string]float64) []string {
-		f := newFakeIndex()
-		f.lex = []index.Hit{hit(1, "notes", "a.md", 10), hit(2, "notes", "b.md", 6)}
-		f.vec = vec
-		o := HybridDefaults(DefaultOptions)
-		o.MinSimilarity = floor
-		o.RerankDepth = 0
-		e := NewEngine(f).WithOptions(o).WithEmbedder(&fakeEmbedder{sig: "s", vec: []float32{1}}, nil)
-		return paths(mustSearch(t, e, Request{Text: "x", K: 10, Weights: weights}).Results)
-	}
-	strong := []index.Hit{hit(2, "notes", "b.md", 0.9), hit(1, "notes", "a.md", 0.35)}
-	weak := []index.Hit{hit(2, "notes", "b.md", 0.55), hit(1, "notes", "a.md", 0.5)}
-	for _, tc := range []struct {
-		name    string
-		vec     []index.Hit
-		floor   float64
-		weights map[string]float64
-		want    []string
-	}{
-		{"strong embedder, margin 0.86", strong, 0.3, nil, []string{"b.md", "a.md"}},
-		{"weak embedder, margin 0.18", weak, 0.45, nil, []string{"a.md", "b.md"}},
-		{"strong embedder, weight set by the request", strong, 0.3, map[string]float64{ipc.ChannelVector: 0.1}, []string{"a.md", "b.md"}},
-	} {
-		if got := search(tc.vec, tc.floor, tc.weights); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
-	}
-	// Before the floor is calibrated nothing is trusted.
-	if w := DefaultTrust.weight(0.1, 0.99, 0); w != 0.1 {
-		t.Errorf("uncalibrated trust weight = %v", w)
-	}
-	if w := DefaultTrust.weight(0.1, 0.3+0.7*0.6, 0.3); math.Abs(w-(0.1+0.5*0.9)) > 1e-9 {
-		t.Errorf("trust weight halfway = %v", w)
 	}
 }
