@@ -68,7 +68,13 @@ func (d *Daemon) queryOptions() query.Options {
 	s := d.cfg.Search
 	opt := query.DefaultOptions
 	if s.Embedder != "" {
-		opt = query.HybridDefaults(opt)
+		w := query.VectorWeight
+		for _, p := range d.cfg.Plugins {
+			if p.Name == s.Embedder && p.Builtin == "uselite" {
+				w = query.VectorWeightUseLite
+			}
+		}
+		opt = query.HybridDefaults(opt, w)
 	}
 	opt.Weights = maps.Clone(opt.Weights)
 	maps.Copy(opt.Weights, s.Weights)

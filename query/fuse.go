@@ -285,11 +285,26 @@ func sortCands(cs []*cand, key func(*cand) float64) {
 }
 
 // HybridDefaults turns the lexical defaults into the defaults with an
-// embedder configured: the vector channel joins by convex combination
-// with the weight measured on the question sets and SciFact and Cranfield
-// (docs/architecture.md, "Measurements").
-func HybridDefaults(o Options) Options {
-	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0.1, ipc.ChannelGraph: o.Weights[ipc.ChannelGraph]}
+// embedder configured: the vector channel joins by convex combination at
+// vectorWeight. Its scores are similarities above the calibrated noise
+// floor, so at one weight an embedder whose answers stand far above its
+// noise (a strong model) moves the ranking more than one whose answers
+// barely clear it.
+func HybridDefaults(o Options, vectorWeight float64) Options {
+	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: vectorWeight, ipc.ChannelGraph: o.Weights[ipc.ChannelGraph]}
 	o.Fusion = FusionConvex
 	return o
 }
+
+// Default vector weights (docs/architecture.md, "Hybrid retrieval"). The
+// offline USE-lite embedder was measured on the vault question sets,
+// SciFact and Cranfield: 0.05 is the largest weight that improves
+// paraphrased questions and loses nothing elsewhere. Any other embedder —
+// a model behind Ollama or an OpenAI-compatible server, or a plugin — is
+// not assumed to be that weak: it joins at 0.3, where a clear answer
+// (far above the noise floor) overturns a lexical near-tie and a
+// near-noise one does not.
+const (
+	VectorWeight        = 0.3
+	VectorWeightUseLite = 0.05
+)

@@ -125,7 +125,7 @@ func TestStrongEmbedderCarriesMoreWeight(t *testing.T) {
 	weak := channelLists{lex: lex, vec: []index.Hit{h(2, 0.47), h(1, 0.45)}, floor: 0.44}
 	strong := channelLists{lex: lex, vec: []index.Hit{h(2, 0.82), h(1, 0.31)}, floor: 0.30}
 	// At the default hybrid weight: no config edit.
-	v := HybridDefaults(DefaultOptions).Weights[ipc.ChannelVector]
+	v := HybridDefaults(DefaultOptions, VectorWeight).Weights[ipc.ChannelVector]
 	if p := fusedOf(fuse(o, weak, weights(1, v, 0))); p[0].path != "a.md" {
 		t.Errorf("a weak embedder's near-noise opinion overturned the lexical order: %v", p)
 	}
@@ -199,7 +199,7 @@ func TestHybridDefaults(t *testing.T) {
 	base := DefaultOptions
 	base.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0, ipc.ChannelGraph: 0.3}
 	base.Fusion = FusionRRF
-	o := HybridDefaults(base)
+	o := HybridDefaults(base, VectorWeight)
 	if o.Fusion != FusionConvex || o.Weights[ipc.ChannelVector] <= 0 || o.Weights[ipc.ChannelLexical] != 1 || o.Weights[ipc.ChannelGraph] != 0.3 {
 		t.Errorf("hybrid defaults = %+v", o)
 	}
