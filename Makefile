@@ -93,8 +93,15 @@ check: vet proto-check
 # The static checks first, so that a change passing make test passes CI;
 # then prints what go test prints, and one line naming the skipped tests
 # and why (internal/testsum).
+#
+# A race-enabled binary sleeps a second before it exits (the race
+# detector's atexit_sleep_ms, 1000 by default; races are reported when
+# they happen, not then). The tests start hundreds of such binaries, ragd
+# daemons, plugins and ragctl under a shell's completion, and wait for
+# each to exit: GORACE turns the sleep off, as Go's own race tests do (a
+# GORACE of your own still applies after it).
 test: check models
-	@set -o pipefail; $(GO) test -race -timeout 30m -json ./... | $(GO) run ./internal/testsum
+	@set -o pipefail; GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) test -race -timeout 30m -json ./... | $(GO) run ./internal/testsum
 
 # Go benchmarks, then the retrieval evaluations on the shared BEIR sets when
 # they are present (the printed figures are the ones the issues ask for).
