@@ -1,6 +1,6 @@
 # ragd: `make run` builds and starts the daemon on ./ragd.toml; `make test`
-# runs vet, gofmt and the race-enabled tests; `make check` the static
-# checks (vet, gofmt, staticcheck, go mod tidy, proto-check).
+# runs the static checks (`make check`: vet, gofmt, staticcheck, go mod
+# tidy, proto-check), then the race-enabled tests, as CI does.
 
 SHELL    := /bin/bash
 GO       ?= go
@@ -82,18 +82,26 @@ vet:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# Static checks, run by CI before the tests: vet and gofmt, staticcheck,
-# go.mod and go.sum as go mod tidy leaves them, and the committed plugin
-# protocol code as the .proto files generate it.
+# Static checks, run by make test (and so by CI) before the tests: vet
+# and gofmt, staticcheck, go.mod and go.sum as go mod tidy leaves them,
+# and the committed plugin protocol code as the .proto files generate it.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.0
 check: vet proto-check
 	$(GO) run $(STATICCHECK) ./...
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
-# Prints what go test prints, then one line naming the skipped tests and
-# why (internal/testsum).
-test: vet models
-	@set -o pipefail; $(GO) test -race -timeout 30m -json ./... | $(GO) run ./internal/testsum
+# The static checks first, so that a change passing make test passes CI;
+# then prints what go test prints, and one line naming the skipped tests
+# and why (internal/testsum).
+#
+# A race-enabled binary sleeps a second before it exits (the race
+# detector's atexit_sleep_ms, 1000 by default; races are reported when
+# they happen, not then). The tests start hundreds of such binaries, ragd
+# daemons, plugins and ragctl under a shell's completion, and wait for
+# each to exit: GORACE turns the sleep off, as Go's own race tests do (a
+# GORACE of your own still applies after it).
+test: check models
+	@set -o pipefail; GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) test -race -timeout 30m -json ./... | $(GO) run ./internal/testsum
 
 # Go benchmarks, then the retrieval evaluations on the shared BEIR sets when
 # they are present (the printed figures are the ones the issues ask for).

@@ -34,7 +34,11 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 		Plugins:  d.backends.mgr.Status(),
 	}
 	if e := d.embedding; e != nil {
-		resp.Vector = e.status()
+		chunks := 0
+		for _, c := range counts {
+			chunks += c.Chunks
+		}
+		resp.Vector = e.status(chunks)
 		resp.Semantic = fmt.Sprintf("on: embedder %s", e.name)
 		if resp.Vector.Pending > 0 {
 			resp.Semantic += fmt.Sprintf(" (%d chunks waiting for vectors: they are found by keywords meanwhile)", resp.Vector.Pending)

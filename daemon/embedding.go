@@ -264,10 +264,15 @@ func (e *embedding) EmbedQuery(ctx context.Context, text string) ([]float32, err
 	return vecs[0], nil
 }
 
-// status reports the vector side.
-func (e *embedding) status() *ipc.VectorStatus {
+// status reports the vector side. chunks is the number of indexed chunks:
+// until the embedder has described its vector space (it may be failing to
+// start), there is no space to count a backlog in, and every chunk waits.
+func (e *embedding) status(chunks int) *ipc.VectorStatus {
 	st := e.d.store.VectorStats()
 	floor := e.d.engine.SimilarityFloor() // asks e.Signature: before e.mu
+	if st.Active == "" && st.Building == "" {
+		st.Pending = chunks
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := &ipc.VectorStatus{Embedder: e.name, Signature: e.sig, Vectors: st.Vectors, Pending: st.Pending,

@@ -4,7 +4,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net"
@@ -17,8 +16,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
-
-	"github.com/creack/pty"
 
 	"github.com/ragd/ragd/ipc"
 )
@@ -125,19 +122,7 @@ func TestTerminalOutput(t *testing.T) {
 	e := newEnv(t, notes, "")
 	d := e.start("")
 	e.waitFor(d, "idle", idle)
-	run := func(cols uint16, extraEnv []string, args ...string) string {
-		cmd := exec.Command(filepath.Join(bin, "ragctl"), args...)
-		cmd.Env = e.environ(extraEnv...)
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: cols})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		b.ReadFrom(f) // until the child exits (EIO)
-		cmd.Wait()
-		f.Close()
-		return strings.ReplaceAll(b.String(), "\r\n", "\n")
-	}
+	run := e.runTerm
 	out := run(50, nil, "search", "espresso grinder")
 	for _, l := range strings.Split(stripANSI(out), "\n") {
 		if n := utf8.RuneCountInString(l); n > 50 {
@@ -159,16 +144,20 @@ func TestTerminalOutput(t *testing.T) {
 	}
 }
 
+// stripANSI removes escape sequences: CSI (ESC [ parameters, a final
+// byte from @ to ~) and two-byte ones.
 func stripANSI(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b {
-			for i < len(s) && s[i] != 'm' {
-				i++
-			}
+		if s[i] != 0x1b {
+			b.WriteByte(s[i])
 			continue
 		}
-		b.WriteByte(s[i])
+		i++
+		if i < len(s) && s[i] == '[' {
+			for i++; i < len(s) && (s[i] < 0x40 || s[i] > 0x7e); i++ {
+			}
+		}
 	}
 	return b.String()
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -86,7 +87,11 @@ timeout = "1s"
 [search]
 embedder = "emb"
 `, closedPort(t)))
-	d := e.start()
+	// Never idle: every chunk waits for a vector it cannot get.
+	d := e.ragd("run", "-config", e.Config)
+	d.WaitStatus(t, "the start-up pass", func(st *ipc.StatusResponse) bool {
+		return ragdtest.Reconciled(st) && st.State == ipc.StateEmbedding
+	})
 	ctx := context.Background()
 
 	for _, mode := range []string{"", ipc.ModeHybrid} {

@@ -27,6 +27,7 @@ func meanRecall(idx Index, base, queries [][]float32, k int, live func(int) bool
 }
 
 func TestDeleteChurnRecall(t *testing.T) {
+	t.Parallel()
 	rc := churnCase()
 	all := clustered(newRand(11), rc.n+rc.queries, rc.dims, rc.clusters, rc.spread)
 	base, queries := all[:rc.n], all[rc.n:]
@@ -71,6 +72,7 @@ func TestDeleteChurnRecall(t *testing.T) {
 }
 
 func TestAddDeleteAddSameKey(t *testing.T) {
+	t.Parallel()
 	for name, idx := range allKinds(8) {
 		vecs := clustered(newRand(3), 300, 8, 4, 1.5)
 		for i, v := range vecs {
@@ -105,6 +107,7 @@ func allKinds(dims int) map[string]Index {
 }
 
 func TestReAddReplaces(t *testing.T) {
+	t.Parallel()
 	for name, idx := range allKinds(4) {
 		idx.Add(1, []float32{1, 0, 0, 0})
 		idx.Add(2, []float32{0, 1, 0, 0})
@@ -123,6 +126,7 @@ func TestReAddReplaces(t *testing.T) {
 }
 
 func TestCallerSliceNotRetained(t *testing.T) {
+	t.Parallel()
 	for name, idx := range allKinds(3) {
 		v := []float32{3, 4, 0}
 		idx.Add(1, v)
@@ -135,6 +139,7 @@ func TestCallerSliceNotRetained(t *testing.T) {
 }
 
 func TestDeleteEntryPoint(t *testing.T) {
+	t.Parallel()
 	vecs := clustered(newRand(5), 2000, 16, 10, 1.5)
 	h := NewHNSW(16, Config{})
 	for i, v := range vecs {
@@ -161,6 +166,7 @@ func TestDeleteEntryPoint(t *testing.T) {
 }
 
 func TestDeleteAll(t *testing.T) {
+	t.Parallel()
 	for name, idx := range allKinds(8) {
 		vecs := clustered(newRand(9), 500, 8, 5, 1.5)
 		for round := range 2 {
@@ -187,6 +193,7 @@ func TestDeleteAll(t *testing.T) {
 }
 
 func TestConcurrentAddSearchDelete(t *testing.T) {
+	t.Parallel()
 	n := 4000
 	if raceEnabled {
 		n = 1500
@@ -246,6 +253,7 @@ func TestConcurrentAddSearchDelete(t *testing.T) {
 // TestFilteredSearch puts the nearest vectors out of scope: the filter
 // admits only odd keys, and even keys sit right next to every query.
 func TestFilteredSearch(t *testing.T) {
+	t.Parallel()
 	n := 4000
 	if raceEnabled {
 		n = 1500
@@ -305,6 +313,7 @@ func cmpScore(a, b float32) int {
 }
 
 func TestSearchKeys(t *testing.T) {
+	t.Parallel()
 	vecs := clustered(newRand(19), 1000, 16, 5, 1.5)
 	keys := []Key{3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 5, 99999}
 	for name, idx := range allKinds(16) {
@@ -326,6 +335,7 @@ func TestSearchKeys(t *testing.T) {
 }
 
 func TestDimensionMismatchPanics(t *testing.T) {
+	t.Parallel()
 	for name, idx := range allKinds(4) {
 		if p := tryOp(func() { idx.Add(1, []float32{1, 2, 3}) }); p == nil {
 			t.Errorf("%s: Add with 3 dims did not panic", name)
@@ -337,6 +347,7 @@ func TestDimensionMismatchPanics(t *testing.T) {
 }
 
 func TestAutoSwitches(t *testing.T) {
+	t.Parallel()
 	a := NewAuto(8, AutoOptions{Threshold: 200})
 	vecs := clustered(newRand(23), 400, 8, 4, 1.5)
 	for i, v := range vecs {
@@ -357,6 +368,7 @@ func TestAutoSwitches(t *testing.T) {
 }
 
 func TestHeaps(t *testing.T) {
+	t.Parallel()
 	rng := newRand(29)
 	var lo minHeap
 	var hi maxHeap
@@ -379,6 +391,7 @@ func TestHeaps(t *testing.T) {
 }
 
 func TestDot(t *testing.T) {
+	t.Parallel()
 	rng := newRand(31)
 	for n := 1; n <= 70; n++ {
 		a, b := make([]float32, n), make([]float32, n)

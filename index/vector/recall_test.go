@@ -96,6 +96,7 @@ func recallCases() []recallCase {
 }
 
 func TestRecallHNSW(t *testing.T) {
+	t.Parallel()
 	for _, rc := range recallCases() {
 		res := measureRecall(t, ourHNSW, rc, 10)
 		if res.panicked != nil {
@@ -113,6 +114,7 @@ func TestRecallHNSW(t *testing.T) {
 }
 
 func TestRecallExactAndAuto(t *testing.T) {
+	t.Parallel()
 	rc := recallCase{n: 3000, dims: 64, clusters: 20, queries: 50, spread: 1.5}
 	if raceEnabled {
 		rc.n = 1000

@@ -11,7 +11,13 @@ import (
 
 // snapshotFixtures returns small indexes of every kind, one with
 // tombstones and free slots, ready to be saved.
-func snapshotFixtures(t testing.TB) map[string]Index { return sizedFixtures(t, 600, 12) }
+func snapshotFixtures(t testing.TB) map[string]Index {
+	fx := sizedFixtures(t, 200, 12)
+	if h := fx["hnsw-churn"].(*HNSW); h.tomb == 0 || len(h.free) == 0 {
+		t.Fatalf("the churned fixture has %d tombstones and %d free slots; it needs both", h.tomb, len(h.free))
+	}
+	return fx
+}
 
 // sizedFixtures builds the fixtures with n vectors of the given dimension
 // (the fuzz seeds are small so that the fuzzer's minimisation stays fast).
@@ -34,10 +40,10 @@ func sizedFixtures(t testing.TB, n, dims int) map[string]Index {
 		}
 	}
 	churn := out["hnsw-churn"]
-	for i := 0; i < len(vecs); i += 3 { // 200 deletes: purges and leaves tombstones
+	for i := 0; i < len(vecs); i += 3 { // a third deleted: past purgeMin, a purge runs
 		churn.Delete(Key(i*3 + 1))
 	}
-	for i := 0; i < len(vecs); i += 9 {
+	for i := 0; i < len(vecs); i += 9 { // some re-added: free slots reused, tombstones left
 		churn.Add(Key(i*3+1), vecs[i])
 	}
 	return out
@@ -53,6 +59,7 @@ func save(t testing.TB, idx Index) []byte {
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
+	t.Parallel()
 	queries := clustered(newRand(43), 30, 12, 6, 1.5)
 	for name, idx := range snapshotFixtures(t) {
 		data := save(t, idx)
@@ -82,6 +89,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 }
 
 func TestSnapshotCorrupt(t *testing.T) {
+	t.Parallel()
 	for name, idx := range snapshotFixtures(t) {
 		data := save(t, idx)
 		step := max(1, len(data)/300)
@@ -106,8 +114,11 @@ func TestSnapshotCorrupt(t *testing.T) {
 // TestSnapshotValidation re-signs damaged snapshots with a correct checksum,
 // so the structural checks behind the checksum are exercised.
 func TestSnapshotValidation(t *testing.T) {
+	t.Parallel()
 	data := save(t, snapshotFixtures(t)["hnsw-churn"])
 	rejected := 0
+	// About 2000 damaged copies, a few bytes apart: closer than one slot's
+	// record (key, level, state: 10 bytes), so every field is hit.
 	step := max(1, len(data)/2000)
 	for i := 0; i < len(data)-4; i += step {
 		bad := bytes.Clone(data)
@@ -198,6 +209,7 @@ func (s *stallWriter) Write(p []byte) (int, error) {
 
 // A snapshot being written to a slow disk holds off changes, not searches.
 func TestSearchWhileSaveIsBlocked(t *testing.T) {
+	t.Parallel()
 	for name, idx := range snapshotFixtures(t) {
 		if name == "empty" {
 			continue

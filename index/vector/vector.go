@@ -22,7 +22,8 @@
 // The design first named github.com/coder/hnsw, whose API shape (Add, Delete,
 // Search, Len, Dims, Export/Import) this package keeps in spirit. Its only
 // release served by the module proxy, v0.6.1, is not usable (the test in
-// coderhnsw_test.go measures it against this package):
+// coderhnsw_test.go measures it against this package: BenchmarkCoderHNSWRecall
+// and TestCoderHNSWPanics):
 //
 //   - its heap.Heap is a min-heap, but the search reads Max()/PopLast() as if
 //     it were a max-heap, so the candidate list evicts the wrong elements;

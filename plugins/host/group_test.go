@@ -48,10 +48,10 @@ func TestTimeoutKillsThePluginsChildren(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
-	if !waitFor(5*time.Second, func() bool { return !alive(before.PID) }) {
+	if !waitFor(func() bool { return !alive(before.PID) }) {
 		t.Fatalf("hung plugin %d still alive", before.PID)
 	}
-	if !waitFor(5*time.Second, func() bool { return !alive(sleepPID) }) {
+	if !waitFor(func() bool { return !alive(sleepPID) }) {
 		t.Errorf("the plugin's child %d outlived the plugin killed for a timeout", sleepPID)
 	}
 }

@@ -113,7 +113,7 @@ func TestKillMidBatch(t *testing.T) {
 		done <- result{v, err}
 	}()
 	// Kill once the call is in the plugin, sleeping.
-	if !waitFor(time.Minute, func() bool { return logs.find("delaying the call") != nil }) {
+	if !waitFor(func() bool { return logs.find("delaying the call") != nil }) {
 		t.Fatal("the call never reached the plugin")
 	}
 	if err := sigkill(before.PID); err != nil {
@@ -149,16 +149,13 @@ func TestTimeoutKillsAndRestarts(t *testing.T) {
 	m, _ := startManager(t, spec)
 	h := embedder(t, m, "emb")
 	before := statusOf(t, m, "emb")
-	start := time.Now()
+	// The hang never returns: an answer at all is the timeout at work.
 	_, err := h.Embed(context.Background(), plugins.InputDocument, []string{"a", testplugin.Hang})
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
 	t.Logf("timeout error: %v", err)
-	if el := time.Since(start); el > 3*time.Second {
-		t.Errorf("timed out after %s", el)
-	}
-	if !waitFor(3*time.Second, func() bool { return !alive(before.PID) }) {
+	if !waitFor(func() bool { return !alive(before.PID) }) {
 		t.Errorf("hung plugin %d still alive", before.PID)
 	}
 	in := texts(2)
@@ -169,7 +166,9 @@ func TestTimeoutKillsAndRestarts(t *testing.T) {
 	checkVectors(t, in, vecs)
 	after := statusOf(t, m, "emb")
 	t.Logf("LastError %q", after.LastError)
-	if after.Restarts != 1 || after.PID == before.PID || !strings.Contains(after.LastError, "timeout") {
+	// A start is bounded by the call timeout too (400 ms), so on a loaded
+	// machine a restart may itself time out and be retried.
+	if after.Restarts < 1 || after.PID == before.PID || !strings.Contains(after.LastError, "timeout") {
 		t.Errorf("after the timeout: %+v", after)
 	}
 	if after.Calls != 2 || after.Errors != 1 {
@@ -199,10 +198,11 @@ func TestExitAtStartup(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "cannot load model") {
 		t.Errorf("Embed on a failed plugin: %v", err)
 	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Errorf("Embed on a failed plugin took %s", el)
+	// Fails fast: it does not wait out the call's timeout.
+	if el := time.Since(start); el >= spec.Timeout {
+		t.Errorf("Embed on a failed plugin took %s, its whole timeout", el)
 	}
-	if !waitFor(3*time.Second, func() bool { return statusOf(t, m, "emb").Restarts >= 2 }) {
+	if !waitFor(func() bool { return statusOf(t, m, "emb").Restarts >= 2 }) {
 		t.Errorf("no restarts with backoff: %+v", statusOf(t, m, "emb"))
 	}
 }
@@ -237,7 +237,7 @@ func TestLogsForwarded(t *testing.T) {
 	check := func(msg, level string) {
 		t.Helper()
 		var r map[string]any
-		waitFor(2*time.Second, func() bool { r = logs.find(msg); return r != nil })
+		waitFor(func() bool { r = logs.find(msg); return r != nil })
 		if r == nil {
 			t.Fatalf("no %q in the log:\n%v", msg, logs.records())
 		}
@@ -316,7 +316,7 @@ func TestCrashOutsideCallRestarts(t *testing.T) {
 	if err == nil {
 		t.Fatal("crashing extract succeeded")
 	}
-	if !waitFor(5*time.Second, func() bool { return statusOf(t, m, "ext").State == ipc.PluginRunning }) {
+	if !waitFor(func() bool { return statusOf(t, m, "ext").State == ipc.PluginRunning }) {
 		t.Fatalf("not restarted: %+v", statusOf(t, m, "ext"))
 	}
 	st := statusOf(t, m, "ext")
@@ -406,9 +406,9 @@ func TestPluginsExitWhenHostKilled(t *testing.T) {
 			}
 			_ = cmd.Wait()
 			start := time.Now()
-			if !waitFor(5*time.Second, func() bool { return !alive(pid) }) {
+			if !waitFor(func() bool { return !alive(pid) }) {
 				_ = sigkill(pid)
-				t.Fatalf("plugin %d still alive 5 s after its host was killed", pid)
+				t.Fatalf("plugin %d still alive %s after its host was killed", pid, waitTimeout)
 			}
 			t.Logf("plugin exited %s after its host was SIGKILLed", time.Since(start).Round(time.Millisecond))
 		})
@@ -432,7 +432,7 @@ func TestCallBeforeStartWaits(t *testing.T) {
 	}()
 	// Start only once the call waits for the plugin.
 	p := m.procs["emb"]
-	if !waitFor(time.Minute, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waiting == 1 }) {
+	if !waitFor(func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.waiting == 1 }) {
 		t.Fatal("the early call never waited for the plugin")
 	}
 	go m.Start(context.Background())
@@ -441,7 +441,7 @@ func TestCallBeforeStartWaits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(waitTimeout):
 		t.Fatal("the early call never returned")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/go-hclog"
 )
@@ -259,4 +260,32 @@ func (a *hclogAdapter) StandardLogger(opts *hclog.StandardLoggerOptions) *log.Lo
 
 func (a *hclogAdapter) StandardWriter(*hclog.StandardLoggerOptions) io.Writer {
 	return &lineWriter{o: newOutput(a.log), stream: "go-plugin"}
+}
+
+// quietHandler passes records on at debug level while quiet is set.
+type quietHandler struct {
+	slog.Handler
+	quiet *atomic.Bool
+}
+
+func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	if h.quiet.Load() {
+		l = min(l, slog.LevelDebug)
+	}
+	return h.Handler.Enabled(ctx, l)
+}
+
+func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	if h.quiet.Load() {
+		r.Level = min(r.Level, slog.LevelDebug)
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return quietHandler{Handler: h.Handler.WithAttrs(attrs), quiet: h.quiet}
+}
+
+func (h quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{Handler: h.Handler.WithGroup(name), quiet: h.quiet}
 }

@@ -132,9 +132,14 @@ func statusOf(t testing.TB, m *Manager, name string) (st struct {
 	return st
 }
 
-// waitFor polls cond for up to d.
-func waitFor(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
+// waitTimeout bounds every wait of these tests: long enough for a loaded
+// two-core machine running the race detector, so that a wait ends on what
+// it waits for, not on the clock.
+const waitTimeout = time.Minute
+
+// waitFor polls cond until it holds or waitTimeout has passed.
+func waitFor(cond func() bool) bool {
+	deadline := time.Now().Add(waitTimeout)
 	for time.Now().Before(deadline) {
 		if cond() {
 			return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ragd/ragd/ipc"
@@ -25,11 +26,17 @@ const readyWait = 2 * time.Second
 // proc is one configured plugin: its supervisor, its current process (an
 // instance) and its statistics.
 type proc struct {
-	spec  Spec
-	cfg   *Config
-	log   *slog.Logger
-	sem   chan struct{}
-	stats stats
+	spec Spec
+	cfg  *Config
+	log  *slog.Logger // the supervisor's messages
+	// outLog logs the plugin's own output and its start-up: at debug level
+	// while quiet, which it is after a failed start until one succeeds, so
+	// that the same stderr at every retry is not repeated (the warning
+	// about the failure quotes it once).
+	outLog *slog.Logger
+	quiet  atomic.Bool
+	sem    chan struct{}
+	stats  stats
 
 	mu        sync.Mutex
 	state     string
@@ -57,7 +64,7 @@ func newProc(s Spec, cfg *Config) *proc {
 	if s.Lazy {
 		state = ipc.PluginIdle
 	}
-	return &proc{
+	p := &proc{
 		spec:    s,
 		cfg:     cfg,
 		log:     cfg.Logger.With("plugin", s.Name),
@@ -67,6 +74,8 @@ func newProc(s Spec, cfg *Config) *proc {
 		done:    make(chan struct{}),
 		exited:  make(chan struct{}),
 	}
+	p.outLog = slog.New(quietHandler{Handler: p.log.Handler(), quiet: &p.quiet})
+	return p
 }
 
 // notify wakes everyone waiting on a change; p.mu must be held.
@@ -183,6 +192,7 @@ func (p *proc) supervise() {
 			failures++
 			d := p.backoff(failures)
 			p.setFailed(err.Error(), d, true)
+			p.quiet.Store(true)
 			if msg := err.Error(); msg != lastFailure {
 				lastFailure, repeats = msg, 1
 				p.log.Warn("plugin failed to start; retrying with backoff (the same failure again is logged at debug level)",
@@ -197,6 +207,7 @@ func (p *proc) supervise() {
 			continue
 		}
 		p.setRunning(inst)
+		p.quiet.Store(false)
 		if lastFailure != "" {
 			p.log.Info("plugin running after failing to start", "pid", inst.pid, "failed_attempts", repeats)
 			lastFailure = ""
@@ -250,7 +261,7 @@ func (p *proc) start() (*instance, error) {
 		p.stopStart = nil
 		p.mu.Unlock()
 	}()
-	inst, info, infoMap, err := startInstance(ctx, kill, p.spec, p.cfg, p.log)
+	inst, info, infoMap, err := startInstance(ctx, kill, p.spec, p.cfg, p.outLog)
 	if err != nil {
 		kill()
 		return nil, err
