@@ -18,6 +18,20 @@ var Modes = []string{ModeHybrid, ModeLexical, ModeVector}
 // ValidMode reports whether m is a search mode or "" (the default).
 func ValidMode(m string) bool { return m == "" || slices.Contains(Modes, m) }
 
+// Fusion functions (SearchRequest.Fusion, [search] fusion); query
+// implements them.
+const (
+	FusionConvex = "convex" // Σ weight × the channel's absolute 0–1 score, over Σ weight
+	FusionRRF    = "rrf"    // Σ weight / (RRFK + rank)
+)
+
+// Fusions are the fusion functions.
+var Fusions = []string{FusionConvex, FusionRRF}
+
+// ValidFusion reports whether f is a fusion function or "" (the
+// daemon's choice).
+func ValidFusion(f string) bool { return f == "" || slices.Contains(Fusions, f) }
+
 // Retrieval channels: SearchRequest.Channels, the keys of
 // SearchRequest.Weights and of [search] weights, ChannelScore.Channel and
 // the names in Degraded. Each is spelled like the mode that runs it alone.

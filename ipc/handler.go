@@ -265,8 +265,8 @@ func DecodeSearchRequest(body io.Reader) (SearchRequest, error) {
 	switch {
 	case !ValidMode(req.Mode):
 		return req, BadRequest("mode must be hybrid, lexical or vector, got %q", req.Mode)
-	case req.Fusion != "" && req.Fusion != "convex" && req.Fusion != "rrf":
-		return req, BadRequest("fusion must be convex or rrf, got %q", req.Fusion)
+	case !ValidFusion(req.Fusion):
+		return req, BadRequest("fusion must be %s, got %q", strings.Join(Fusions, " or "), req.Fusion)
 	case req.Passages < 0 || req.Passages > MaxPassages:
 		return req, BadRequest("passages must be between 1 and %d, got %d", MaxPassages, req.Passages)
 	case req.SnippetWidth < 0 || req.SnippetWidth > MaxSnippetWidth:

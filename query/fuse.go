@@ -28,10 +28,10 @@ func channelIndex(name string) int {
 	return -1
 }
 
-// Fusion functions.
+// Fusion functions, named in ipc (the wire's names).
 const (
-	FusionConvex = "convex" // Σ weight × the channel's absolute 0–1 score, over Σ weight
-	FusionRRF    = "rrf"    // Σ weight / (RRFK + rank)
+	FusionConvex = ipc.FusionConvex // Σ weight × the channel's absolute 0–1 score, over Σ weight
+	FusionRRF    = ipc.FusionRRF    // Σ weight / (RRFK + rank)
 )
 
 // Options tune retrieval, fusion and grounding.

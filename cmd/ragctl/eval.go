@@ -33,7 +33,7 @@ func (c *evalCmd) flags(fs *FlagSet) {
 	fs.StringVar(&c.channels, "channels", "", "comma-separated retrieval channels to use (bm25, vector, graph); default all")
 	fs.StringVar(&c.weights, "weights", "", "fusion weights, e.g. bm25=1,vector=0.2; default the daemon's")
 	fs.choice(&c.mode, "mode", "", modes, "hybrid, lexical or vector (default the daemon's: hybrid)")
-	fs.choice(&c.fusion, "fusion", "", []string{"convex", "rrf"}, "convex or rrf (default the daemon's)")
+	fs.choice(&c.fusion, "fusion", "", ipc.Fusions, "convex or rrf (default the daemon's)")
 	fs.choice(&c.embedder, "embedder", "", []string{"uselite", "ollama", "openai"}, "built-in embedder to index with (uselite, ollama, openai); default none")
 	fs.StringVar(&c.embOpts, "embedder-options", "", "its options, e.g. model=nomic-embed-text,dimensions=256")
 	fs.BoolVar(&c.sweep, "sweep", false, "with -embedder: measure lexical, vector and hybrid under convex and RRF fusion side by side")

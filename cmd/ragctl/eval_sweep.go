@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 // embedderConfig is the config added to the throwaway ragd for -embedder:
@@ -45,17 +47,17 @@ func embedderConfig(name, opts string) (string, error) {
 // weights (seed 004's RRF weights among them: lexical 0.7, semantic 0.8).
 func sweepConfigs() []retrieval {
 	out := []retrieval{
-		{name: "lexical (bm25)", mode: "lexical"},
-		{name: "lexical, no rerank", mode: "lexical", noRerank: true},
-		{name: "vector", mode: "vector"},
+		{name: "lexical (bm25)", mode: ipc.ModeLexical},
+		{name: "lexical, no rerank", mode: ipc.ModeLexical, noRerank: true},
+		{name: "vector", mode: ipc.ModeVector},
 	}
 	for _, w := range []float64{0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2} {
-		out = append(out, retrieval{name: fmt.Sprintf("hybrid convex v=%.2f", w), mode: "hybrid", fusion: "convex",
-			channels: []string{"bm25", "vector"}, weights: map[string]float64{"bm25": 1, "vector": w}})
+		out = append(out, retrieval{name: fmt.Sprintf("hybrid convex v=%.2f", w), mode: ipc.ModeHybrid, fusion: ipc.FusionConvex,
+			channels: []string{ipc.ChannelLexical, ipc.ChannelVector}, weights: map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: w}})
 	}
 	for _, w := range []float64{0.1, 0.3, 0.8 / 0.7} {
-		out = append(out, retrieval{name: fmt.Sprintf("hybrid rrf v=%.2f", w), mode: "hybrid", fusion: "rrf",
-			channels: []string{"bm25", "vector"}, weights: map[string]float64{"bm25": 1, "vector": w}})
+		out = append(out, retrieval{name: fmt.Sprintf("hybrid rrf v=%.2f", w), mode: ipc.ModeHybrid, fusion: ipc.FusionRRF,
+			channels: []string{ipc.ChannelLexical, ipc.ChannelVector}, weights: map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: w}})
 	}
 	out = append(out, retrieval{name: "daemon default (hybrid)"})
 	return out

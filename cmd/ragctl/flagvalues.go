@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ragd/ragd/ipc"
 )
 
 // Flag values that check what they are given while the command line is
@@ -157,7 +159,7 @@ type FlagSet struct {
 }
 
 // modes are the search modes, in the order completion offers them.
-var modes = []string{"hybrid", "lexical", "vector"}
+var modes = ipc.Modes
 
 // mode declares the -mode flag of search and context.
 func (f *FlagSet) mode(p *string) {

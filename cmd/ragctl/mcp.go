@@ -116,7 +116,7 @@ func newMCPServer(c *ipc.Client) *mcp.Server {
 		Description: "List links to notes that do not exist (broken or not-yet-written notes), with where each link is.",
 		Annotations: readOnly,
 	}, t.unresolved)
-	addHybridTools(s, t, readOnly)
+	addContextTools(s, t, readOnly)
 	return s
 }
 

@@ -251,7 +251,7 @@ func (v *validator) search(t map[string]any, s *Search) {
 		s.Reranker = x
 	}
 	if x, line, ok := v.str(t, p, "fusion"); ok {
-		if x != "rrf" && x != "convex" && x != "" {
+		if !ipc.ValidFusion(x) {
 			v.add(line, "search.fusion", "unknown fusion %s: want \"convex\" or \"rrf\"", quote(x))
 		} else {
 			s.Fusion = x

@@ -115,8 +115,8 @@ func (t *mcpTools) similar(ctx context.Context, _ *mcp.CallToolRequest, in simil
 	return textResult(b.String()), out, nil
 }
 
-// addHybridTools registers the context and similar tools.
-func addHybridTools(s *mcp.Server, t *mcpTools, readOnly *mcp.ToolAnnotations) {
+// addContextTools registers the context and similar tools.
+func addContextTools(s *mcp.Server, t *mcpTools, readOnly *mcp.ToolAnnotations) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "context",
 		Description: "Build a prompt-ready block of the user's notes that answer a question: retrieved passages merged " +
