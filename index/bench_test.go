@@ -1,12 +1,14 @@
 package index_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/indextest"
 )
 
@@ -21,6 +23,11 @@ func BenchmarkSearchSciFact(b *testing.B) {
 	s := indextest.Open(b, b.TempDir())
 	defer s.Close()
 	indextest.Sync(b, s, "v", files)
+	// The segments as a daemon has them once a pass is over: on disk,
+	// with no merge running beside the queries.
+	if err := s.Settle(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 	qf, err := os.ReadFile(filepath.Join(sharedEval, "scifact", "queries.jsonl"))
 	if err != nil {
 		b.Skip(err)
@@ -34,5 +41,33 @@ func BenchmarkSearchSciFact(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.Search(queries[i%len(queries)], 100, nil)
+	}
+}
+
+// BenchmarkSearchNotesSciFact measures the daemon's lexical channel: notes
+// ranked by BM25F with proximity and their best passages (k = 100).
+func BenchmarkSearchNotesSciFact(b *testing.B) {
+	files := indextest.BEIRVault(b, sharedEval, "scifact")
+	s := indextest.Open(b, b.TempDir())
+	defer s.Close()
+	indextest.Sync(b, s, "v", files)
+	if err := s.Settle(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	qf, err := os.ReadFile(filepath.Join(sharedEval, "scifact", "queries.jsonl"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var queries []string
+	for _, line := range strings.Split(strings.TrimSpace(string(qf)), "\n") {
+		var q struct{ Text string }
+		json.Unmarshal([]byte(line), &q)
+		queries = append(queries, q.Text)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.SearchNotes(index.LexicalQuery{Text: queries[i%len(queries)], K: 100, Passages: 3}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

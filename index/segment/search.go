@@ -438,13 +438,25 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 		}
 	}
 	max := s.max()
+	// A note's whole-note BM25F is at most the saturated idf of the words
+	// it holds, so a note whose best chunk plus that bound cannot enter
+	// the full heap is not scored further.
 	var allowed map[uint32]bool
 	for _, a := range sc.aggs {
+		id := seg.NoteID(a.note)
+		if h.Len() == depth && s.p.NoteBM25 > 0 {
+			mask := a.mask
+			if sl := sc.slot[a.note]; sl != 0 {
+				mask |= sc.nmask[sl-1]
+			}
+			if !h.beats(float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask), id) {
+				continue
+			}
+		}
 		score := s.noteScore(sc, seg, a.note, float64(a.bestScore))
 		if score <= 0 {
 			continue
 		}
-		id := seg.NoteID(a.note)
 		if h.Len() == depth && !h.beats(score, id) {
 			continue
 		}
@@ -541,6 +553,17 @@ func (s *searcher) base(sc *scratch, n uint32, r []byte) float64 {
 		}
 	}
 	return b
+}
+
+// maxOf is the score of the query words in mask at saturation.
+func (s *searcher) maxOf(mask uint32) float64 {
+	m := 0.0
+	for g, w := range s.idf {
+		if mask&(1<<g) != 0 {
+			m += w * (s.p.K1 + 1)
+		}
+	}
+	return m
 }
 
 // max is the score of a chunk matching every query word at saturation.
