@@ -443,16 +443,16 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 	// the full heap is not scored further.
 	var allowed map[uint32]bool
 	for _, a := range sc.aggs {
-		id := seg.NoteID(a.note)
 		if h.Len() == depth && s.p.NoteBM25 > 0 {
 			mask := a.mask
 			if sl := sc.slot[a.note]; sl != 0 {
 				mask |= sc.nmask[sl-1]
 			}
-			if !h.beats(float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask), id) {
+			if float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask) < (*h)[0].Score {
 				continue
 			}
 		}
+		id := seg.NoteID(a.note)
 		score := s.noteScore(sc, seg, a.note, float64(a.bestScore))
 		if score <= 0 {
 			continue
@@ -478,10 +478,13 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 		if sl := sc.slot[a.note]; sl != 0 {
 			mask |= sc.nmask[sl-1]
 		}
-		heap.Push(h, NoteHit{ID: id, Score: score, Max: max, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
-			Matched: popcount(mask), Ref: Ref{k, a.note}})
-		if h.Len() > depth {
-			heap.Pop(h)
+		hit := NoteHit{ID: id, Score: score, Max: max, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
+			Matched: popcount(mask), Ref: Ref{k, a.note}}
+		if h.Len() == depth {
+			(*h)[0] = hit // it beats the weakest, which leaves
+			heap.Fix(h, 0)
+		} else {
+			heap.Push(h, hit)
 		}
 	}
 }
