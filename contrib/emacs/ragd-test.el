@@ -77,6 +77,47 @@
          (err (should-error (ragd-request "GET" "/v1/status") :type 'ragd-error)))
     (should (string-match-p "not running" (cadr err)))))
 
+;; The parts of STRING in face `ragd-match', in order.
+(defun ragd-test--matched (string)
+  "Return the runs of STRING whose face includes `ragd-match'."
+  (let ((pos 0) (out nil))
+    (while (< pos (length string))
+      (let ((next (next-single-property-change pos 'face string (length string)))
+            (face (get-text-property pos 'face string)))
+        (when (or (eq face 'ragd-match) (and (listp face) (memq 'ragd-match face)))
+          (push (substring-no-properties string pos next) out))
+        (setq pos next)))
+    (nreverse out)))
+
+(ert-deftest ragd-test-status-string ()
+  (should (equal (ragd-status-string '((state . "embedding") (vector (pending . 22000))))
+                 "ragd: embedding 22000"))
+  (should (equal (ragd-status-string '((state . "embedding")
+                                       (vector (pending . 5) (last_error . "uselite: model not found"))))
+                 "ragd: embedding 5 (paused)"))
+  (should (equal (ragd-status-string '((state . "indexing") (progress (done . 3) (total . 10))))
+                 "ragd: indexing 3/10"))
+  (should (equal (ragd-status-string '((state . "idle"))) "ragd: idle")))
+
+(ert-deftest ragd-test-result-label-highlights-matches ()
+  ;; Byte offsets, as ragd sends them: "Belém" has a two-byte é.
+  (let* ((snippet "Belém tram 28:\nconcentric rings on the leaves")
+         (from (1+ (length (encode-coding-string "Belém tram 28:" 'utf-8))))
+         (r `((path . "a.md") (line_start . 3) (line_end . 4) (heading . "Trips > Lisbon")
+              (text . "whole text")
+              (snippet (text . ,snippet) (line_start . 3) (line_end . 4)
+                       (matches (0 6) (,from ,(+ from 10)) (,(+ from 11) ,(+ from 16))))))
+         (label (ragd--result-label r)))
+    (should (equal (substring-no-properties label)
+                   "a.md:3-4  Trips > Lisbon  Belém tram 28: concentric rings on the leaves"))
+    (should (equal (ragd-test--matched label) '("Belém" "concentric" "rings"))))
+  ;; No snippet: the text and the result's matches; cut to the width.
+  (let ((preview (ragd--preview '((text . "  Keep 7 daily snapshots and 4 weekly")
+                                  (matches (9 14) (31 37)))
+                                20)))
+    (should (equal (substring-no-properties preview) "Keep 7 daily snapsh…"))
+    (should (equal (ragd-test--matched preview) '("daily")))))
+
 ;;;; Against a daemon
 
 (defun ragd-test--vault-file (rel)
@@ -147,6 +188,31 @@ The Go side counts what reaches it."
       (should (equal (ragd-status-string st) "ragd: idle"))
       (should (equal (alist-get 'socket st) (getenv "RAGD_SOCKET")))
       (should (= (length (alist-get 'vaults st)) 1)))))
+
+(ert-deftest ragd-test-status-embedding-backlog ()
+  :tags '(daemon)
+  (ragd-test--with-daemon
+    (let ((ragd-socket (getenv "RAGD_TEST_EMBEDDING_SOCKET")))
+      (should ragd-socket)
+      (let* ((st (ragd-request "GET" "/v1/status"))
+             (pending (alist-get 'pending (alist-get 'vector st))))
+        (should (equal (alist-get 'state st) "embedding"))
+        (should (> pending 0))
+        (should (equal (ragd-status-string) (format "ragd: embedding %d" pending)))))))
+
+(ert-deftest ragd-test-search-highlights-matches ()
+  :tags '(daemon)
+  (ragd-test--with-daemon
+    (let ((top (car (ragd-search-results "concentric rings blight"))))
+      (should (alist-get 'snippet top))
+      (let ((words (ragd-test--matched (ragd--result-label top))))
+        (should words)
+        (dolist (w words)
+          (should (string-match-p "\\`\\(concentric\\|ring\\|blight\\)" (downcase w)))))
+      (with-temp-buffer
+        (ragd-test--choosing #'car
+          (ragd-search "concentric rings blight"))
+        (should (ragd-test--matched (car ragd-test--offered)))))))
 
 (ert-deftest ragd-test-search-jumps-to-cited-line ()
   :tags '(daemon)
