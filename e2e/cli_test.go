@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,6 +92,23 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 	mustContain(t, "vault completion", out, "notes")
 	_, out, _ = e.ragctl("__complete", "similar", "Esp")
 	mustContain(t, "note completion", out, "Espresso Dialing In")
+	// Modes the daemon can serve: without an embedder, not vector.
+	_, out, _ = e.ragctl("__complete", "search", "-mode", "")
+	if modes := strings.Fields(out); !slices.Contains(modes, "hybrid") || !slices.Contains(modes, "lexical") || slices.Contains(modes, "vector") {
+		t.Errorf("mode completion without an embedder: %q", modes)
+	}
+	// The bash script asks ragctl for those words.
+	if bash, err := exec.LookPath("bash"); err == nil {
+		_, script, _ := e.ragctl("completion", "bash")
+		probe := script + "\nCOMP_WORDS=(ragctl similar Esp); COMP_CWORD=2; COMP_LINE='ragctl similar Esp'; COMP_POINT=${#COMP_LINE}\n" +
+			"_ragctl ragctl Esp similar; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", probe)
+		cmd.Env = e.environ()
+		got, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(got), `Espresso\ Dialing\ In`) {
+			t.Errorf("bash completion of ragctl similar Esp: %v\n%s", err, got)
+		}
+	}
 
 	// A wrong method is 405.
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

@@ -118,6 +118,15 @@
     (should (equal (substring-no-properties preview) "Keep 7 daily snapsh…"))
     (should (equal (ragd-test--matched preview) '("daily")))))
 
+(ert-deftest ragd-test-note-label-title-once ()
+  (should (equal (ragd--note-label '((path . "coffee/niche.md") (title . "Coffee Grinder Niche")
+                                     (heading . "Coffee Grinder Niche > Notes") (line_start . 7) (why . "links")))
+                 "coffee/niche.md:7  Coffee Grinder Niche > Notes  [links]"))
+  (should (equal (ragd--note-label '((path . "tea.md") (title . "Tea") (heading . "Tea") (line_start . 0)))
+                 "tea.md  Tea"))
+  (should (equal (ragd--note-label '((path . "x.md") (title . "X") (heading . "Other > Part") (line_start . 2)))
+                 "x.md:2  X > Other > Part")))
+
 ;;;; Against a daemon
 
 (defun ragd-test--vault-file (rel)
@@ -273,6 +282,15 @@ The Go side counts what reaches it."
       (ragd-similar))
     (should (cl-some (lambda (c) (string-match-p "\\`garden/Tomatoes\\.md[: ]" c)) ragd-test--offered))
     (should-not (cl-some (lambda (c) (string-match-p "\\`garden/Compost\\.md[: ]" c)) ragd-test--offered))
+    ;; Each label names its note's title once, after the location.
+    (dolist (n (ragd-similar-notes (file-truename (ragd-test--vault-file "garden/Compost.md"))))
+      (let* ((label (ragd--note-label n))
+             (title (alist-get 'title n))
+             (pos (string-search "  " label))
+             (count 0))
+        (while (string-match (regexp-quote title) label pos)
+          (setq count (1+ count) pos (match-end 0)))
+        (should (equal (list label 1) (list label count)))))
     (should (equal (file-truename buffer-file-name)
                    (file-truename (ragd-test--vault-file "garden/Tomatoes.md"))))))
 

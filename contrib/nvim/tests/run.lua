@@ -247,6 +247,17 @@ test('search items highlight the matched words of the snippet', false, function(
   eq('RagdMatch', vim.fn.synIDattr(vim.fn.hlID('RagdMatch'), 'name'))
 end)
 
+test('similar items show the title once', false, function()
+  local items = ragd.similar_items({
+    { path = 'coffee/niche.md', title = 'Coffee Grinder Niche', heading = 'Coffee Grinder Niche > Notes', line_start = 7, why = 'links' },
+    { path = 'tea.md', title = 'Tea', heading = 'Tea', line_start = 0 },
+    { path = 'x.md', title = 'X', heading = 'Other > Part', line_start = 2 },
+  })
+  eq('coffee/niche.md:7  Coffee Grinder Niche > Notes  [links]', items[1].label)
+  eq('tea.md  Tea', items[2].label)
+  eq('x.md:2  X > Other > Part', items[3].label)
+end)
+
 -- Against the daemon ------------------------------------------------------
 
 test('status and statusline', true, function()
@@ -402,6 +413,14 @@ test(':Ragd similar lists related notes and opens one', true, function()
     end
   end
   truthy(not seen_self, 'the note itself is not related to itself: ' .. vim.inspect(offered))
+  -- Each label names its note's title once, after the location.
+  local data = ragd.request_sync('POST', '/v1/similar', { path = vault .. '/garden/Compost.md' })
+  for _, it in ipairs(ragd.similar_items(data.notes)) do
+    local n = it.result
+    local where = n.path .. ((n.line_start or 0) > 0 and (':' .. n.line_start) or '')
+    local _, count = it.label:sub(#where + 1):gsub(vim.pesc(n.title), '')
+    eq(1, count, 'the title once in ' .. it.label)
+  end
   eq(realpath(vault .. '/garden/Tomatoes.md'), realpath(vim.api.nvim_buf_get_name(0)))
 end)
 
