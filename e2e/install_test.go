@@ -112,6 +112,17 @@ embedder = "embed"
 	if code != 1 {
 		t.Errorf("doctor without the model: exit %d, want 1\n%s", code, out)
 	}
+	// The other place ragd looks: $XDG_DATA_HOME/ragd/models.
+	data := filepath.Join(e.Root, "share", "ragd", "models")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-r", filepath.Join(root, "models", "use-lite"), data).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	if code, out := run(ragd, "check-config"); code != 0 {
+		t.Errorf("check-config with the model in $XDG_DATA_HOME/ragd/models: exit %d\n%s", code, out)
+	}
 
 	uninstall := exec.Command(makeBin, "uninstall", "PREFIX="+prefix, "XDG_CONFIG_HOME="+units)
 	uninstall.Dir = root

@@ -49,7 +49,7 @@ func docxFile(t *testing.T, title string, paragraphs ...string) []byte {
 }
 
 // An assistant reading what it cited through `ragctl mcp`: search, then
-// get_document on the cited lines of a PDF and a DOCX returns their
+// get_document on the cited lines of a PDF, a DOCX and an HTML page returns their
 // extracted text — the lines the citation names, with the PDF's pages —
 // never the raw file or a refusal.
 func TestMCPReadsCitedExtractedText(t *testing.T) {
@@ -62,6 +62,8 @@ func TestMCPReadsCitedExtractedText(t *testing.T) {
 	e.Write("memo.docx", string(docxFile(t, "Grinder Memo",
 		"The burr grinder needs recalibration every spring.",
 		"Order spare burrs from the roaster in Porto.")))
+	e.Write("trip.html", "<html><head><title>Lisbon Trip</title></head><body><h1>Lisbon Trip</h1>"+
+		"<p>Tram 28 climbs to the Alfama at dawn.</p><p>Pastéis in Belém.</p></body></html>")
 	d := e.start("")
 	e.waitFor(d, "idle", idle)
 
@@ -104,6 +106,7 @@ func TestMCPReadsCitedExtractedText(t *testing.T) {
 	for _, tc := range []struct{ file, query, kind string }{
 		{"report.pdf", "paraphrases", "pdf"},
 		{"memo.docx", "burrs roaster Porto", "docx"},
+		{"trip.html", "tram alfama dawn", "html"},
 	} {
 		var found struct{ Results []hit }
 		call("search", map[string]any{"query": tc.query, "path_prefix": tc.file}, &found)
