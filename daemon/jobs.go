@@ -116,7 +116,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	}
 	in := make([]ingest.File, len(files))
 	for i, f := range files {
-		in[i] = ingest.File{Rel: f.Rel, Abs: f.Abs, Size: f.Size, ModTime: f.ModTime}
+		in[i] = ingest.File{Rel: f.Rel, Abs: f.Abs, Size: f.Size, ModTime: f.ModTime, ID: f.ID}
 	}
 	sr, err := d.ingest.Sync(ctx, ingest.SyncOptions{
 		Vault: name, MaxBytes: v.MaxFileBytes(), Chunk: d.chunkOptions(), Workers: d.cfg.Index.Workers,

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ragd/ragd/ipc"
@@ -14,10 +13,7 @@ import (
 func (d *Daemon) Search(ctx context.Context, req ipc.SearchRequest) (*ipc.SearchResponse, error) {
 	d.awaitStartup(ctx)
 	start := time.Now()
-	res, err := d.engine.Search(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
-		PathPrefix: req.PathPrefix, NoText: req.NoText, Channels: req.Channels, Weights: req.Weights,
-		Mode: req.Mode, Explain: req.Explain, Fusion: req.Fusion, NoRerank: req.NoRerank,
-		Passages: req.Passages, SnippetWidth: req.SnippetWidth})
+	res, err := d.engine.Search(ctx, query.SearchRequest(req))
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +53,8 @@ func (d *Daemon) suggestions(res *query.Response) []string {
 func (d *Daemon) Context(ctx context.Context, req ipc.ContextRequest) (*ipc.ContextResponse, error) {
 	d.awaitStartup(ctx)
 	start := time.Now()
-	res, block, err := d.engine.Context(ctx, query.Request{Text: req.Query, K: req.K, Vaults: req.Vaults,
-		PathPrefix: req.PathPrefix, Mode: req.Mode}, query.ContextOptions{Budget: req.Budget, Style: req.Style})
+	q, opt := query.ContextRequest(req)
+	res, block, err := d.engine.Context(ctx, q, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +81,7 @@ func (d *Daemon) Similar(ctx context.Context, req ipc.SimilarRequest) (*ipc.Simi
 	}
 	resp := &ipc.SimilarResponse{Vault: vault, Path: rel, Notes: []ipc.SimilarNote{}, Degraded: degraded}
 	for _, n := range notes {
-		resp.Notes = append(resp.Notes, ipc.SimilarNote{Vault: n.Vault, Path: n.Path, AbsPath: n.AbsPath,
-			Title: n.Title, Score: n.Score, LineStart: n.Best.LineStart, LineEnd: n.Best.LineEnd,
-			Heading: strings.Join(n.Best.Heading, " > "), Why: strings.Join(n.Why, "+")})
+		resp.Notes = append(resp.Notes, n.Wire())
 	}
 	resp.TookMS = float64(time.Since(start).Microseconds()) / 1000
 	return resp, nil

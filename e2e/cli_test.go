@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,6 +52,18 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 			t.Errorf("%q: exit %d (%q), want 2", args, code, errOut)
 		}
 	}
+	// What the docs say of a daemon without an embedder: lexical search,
+	// status says how to add semantic search, and mode vector answers
+	// nothing, says why and suggests hybrid or lexical (protocol.md).
+	if st := e.status(); !strings.HasPrefix(st.Semantic, "off: ragd runs lexical (BM25) search") || !strings.Contains(st.Semantic, "[search] embedder") {
+		t.Errorf("semantic without an embedder: %q", st.Semantic)
+	}
+	code, out, _ = e.ragctl("search", "-json", "-mode", "vector", "espresso")
+	resp = ipc.SearchResponse{}
+	if err := json.Unmarshal([]byte(out), &resp); err != nil || code != 1 || len(resp.Results) != 0 ||
+		!slices.Contains(resp.Degraded, "vector") || !strings.Contains(strings.Join(resp.Suggestions, " "), "hybrid") {
+		t.Errorf("search -mode vector without an embedder: exit %d %s", code, out)
+	}
 	// Versions.
 	for _, b := range []string{"ragd", "ragctl"} {
 		out, err := exec.Command(filepath.Join(bin, b), "--version").CombinedOutput()
@@ -62,10 +75,14 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 	mustContain(t, "ragctl version", out, "ragctl ", "ragd ", "on "+e.Socket)
 
 	// A note named by its title or alias, wherever a note is named.
-	for _, args := range [][]string{{"similar", "Espresso Dialing In"}, {"similar", "dial-in"}, {"graph", "backlinks", "Espresso Dialing In"}} {
+	for _, args := range [][]string{{"similar", "Espresso Dialing In"}, {"similar", "dial-in"}, {"graph", "backlinks", "Espresso Dialing In"},
+		{"graph", "backlinks", "dial-in"}, {"graph", "links", "Coffee Grinder Niche"}, {"get", "dial-in:L6-L6"}, {"get", "Espresso Dialing In"}} {
 		if code, out, errOut := e.ragctl(args...); code != 0 {
 			t.Errorf("%q: exit %d %s %s", args, code, out, errOut)
 		}
+	}
+	if _, out, _ := e.ragctl("get", "dial-in:L6-L6"); out != "Grind finer when the espresso shot runs fast.\n" {
+		t.Errorf("get dial-in:L6-L6: %q", out)
 	}
 
 	// ragctl get: a cited range of a note, and a PDF's extracted text with
@@ -91,6 +108,23 @@ func TestCLIAgainstRealDaemon(t *testing.T) {
 	mustContain(t, "vault completion", out, "notes")
 	_, out, _ = e.ragctl("__complete", "similar", "Esp")
 	mustContain(t, "note completion", out, "Espresso Dialing In")
+	// Modes the daemon can serve: without an embedder, not vector.
+	_, out, _ = e.ragctl("__complete", "search", "-mode", "")
+	if modes := strings.Fields(out); !slices.Contains(modes, "hybrid") || !slices.Contains(modes, "lexical") || slices.Contains(modes, "vector") {
+		t.Errorf("mode completion without an embedder: %q", modes)
+	}
+	// The bash script asks ragctl for those words.
+	if bash, err := exec.LookPath("bash"); err == nil {
+		_, script, _ := e.ragctl("completion", "bash")
+		probe := script + "\nCOMP_WORDS=(ragctl similar Esp); COMP_CWORD=2; COMP_LINE='ragctl similar Esp'; COMP_POINT=${#COMP_LINE}\n" +
+			"_ragctl ragctl Esp similar; printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", probe)
+		cmd.Env = e.environ()
+		got, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(got), `Espresso\ Dialing\ In`) {
+			t.Errorf("bash completion of ragctl similar Esp: %v\n%s", err, got)
+		}
+	}
 
 	// A wrong method is 405.
 	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

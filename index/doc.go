@@ -102,6 +102,13 @@ type Document struct {
 	// as unchanged.
 	Retry     bool      `json:"retry,omitempty"`
 	IndexedAt time.Time `json:"indexed_at"`
+	// Inode and CTime (Unix ns) of the file as it was read, and StatAt
+	// (Unix ns), when it was stat'ed just before: with Size and ModTime they
+	// let a pass skip an unchanged file without reading it (index/ingest).
+	// 0 when unknown (never skipped).
+	Inode  uint64 `json:"ino,omitempty"`
+	CTime  int64  `json:"ctime,omitempty"`
+	StatAt int64  `json:"stat_at,omitempty"`
 }
 
 // Chunk is the stored record of a child chunk, the unit of retrieval.

@@ -13,12 +13,13 @@ import (
 )
 
 // Op is one change to the index: Put stores a prepared document (replacing
-// whatever the path held), or, when Put is nil, the document at
-// Vault/Path is deleted.
+// whatever the path held); Refresh rewrites the stat of an unchanged
+// document (see Refresh); otherwise the document at Vault/Path is deleted.
 type Op struct {
-	Put   *Prepared
-	Vault string
-	Path  string
+	Put     *Prepared
+	Refresh *Document
+	Vault   string
+	Path    string
 }
 
 // Encode encodes p's records into the bytes Apply will store, so that the
@@ -44,6 +45,7 @@ type entry struct {
 
 // change is what the in-memory index must do once a transaction commits.
 type change struct {
+	refresh  bool // nothing: only a stored record's stat changed
 	id       DocID
 	vault    string
 	path     string
@@ -87,9 +89,11 @@ func (s *Store) Apply(ops []Op) error {
 		if err := txn.Set(keyVaultCounts, b); err != nil {
 			return fmt.Errorf("index: vault counts: %w", err)
 		}
-		ids := make([]DocID, len(pending))
-		for i, ch := range pending {
-			ids[i] = ch.id
+		ids := make([]DocID, 0, len(pending))
+		for _, ch := range pending {
+			if !ch.refresh { // a refreshed stat changes nothing the segments hold
+				ids = append(ids, ch.id)
+			}
 		}
 		if err := journal(txn, s.seq+1, ids); err != nil {
 			return fmt.Errorf("index: journal: %w", err)
@@ -188,6 +192,9 @@ func oldStats(ch change) Stats {
 // stage computes the key writes of one op, reading the current state
 // through txn (which sees the batch's own earlier writes).
 func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
+	if op.Refresh != nil {
+		return s.stageRefresh(txn, op.Refresh)
+	}
 	vault, path := op.Vault, op.Path
 	if op.Put != nil {
 		vault, path = op.Put.Doc.Vault, op.Put.Doc.Path
@@ -252,6 +259,28 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	segment.SetNoteID(fwd, uint64(id))
 	ents = append(ents, entry{key: forwardKey(id), val: fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
 	return ents, ch, nil
+}
+
+// stageRefresh writes the stat fields of d (Size, ModTime, Inode, CTime,
+// StatAt) into the stored record of d's path, if that record still holds
+// the bytes d says (the same hash); nothing else changes.
+func (s *Store) stageRefresh(txn *badger.Txn, d *Document) ([]entry, change, error) {
+	ch := change{vault: d.Vault, path: d.Path, refresh: true}
+	id, exists, err := s.lookupID(txn, d.Vault, d.Path)
+	if err != nil || !exists {
+		return nil, ch, err
+	}
+	ch.id = id
+	old, err := getDoc(txn, id)
+	if err != nil || old == nil || old.Hash != d.Hash || d.Hash == "" {
+		return nil, ch, err
+	}
+	old.Size, old.ModTime, old.Inode, old.CTime, old.StatAt = d.Size, d.ModTime, d.Inode, d.CTime, d.StatAt
+	b, err := json.Marshal(old)
+	if err != nil {
+		return nil, ch, err
+	}
+	return []entry{{key: docKey(id), val: b}}, ch, nil
 }
 
 // lookupID finds the id of vault/path, or derives a fresh one that no other
@@ -325,6 +354,9 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 	m.mu.Lock()
 	m.counts = counts
 	for _, ch := range chs {
+		if ch.refresh {
+			continue
+		}
 		if ch.oldOK {
 			m.graph.Remove(graph.DocID(ch.id))
 		}

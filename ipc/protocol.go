@@ -27,7 +27,13 @@ package ipc
 //	   weights, explain and degraded; "bm25", its name in 1, is still
 //	   accepted in requests. Errors have kinds beyond 400, 404 and 500:
 //	   503 (unavailable) and 504 (past the request's deadline), where 1
-//	   answered 400 for any failure of a search or graph query.
+//	   answered 400 for any failure of a search or graph query. Then, as
+//	   optional additions within 2: a file's indexed text
+//	   (/v1/document); snippets and passages in search (passages,
+//	   snippet_width; snippet, matches); the status state "embedding"
+//	   (files indexed, vectors pending; a client that does not know it
+//	   should read it as indexing) and the status fields disk_full,
+//	   offline, held_deletions, unreadable and special files.
 const ProtocolVersion = 2
 
 // Header names.

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ragd/ragd/internal/filestat"
 )
 
 // Filter decides which paths of a vault are indexed. Paths are
@@ -29,6 +31,7 @@ type File struct {
 	Abs     string
 	Size    int64
 	ModTime time.Time
+	ID      filestat.ID // inode and ctime; zero when unknown
 }
 
 // Skipped is a path a scan or a watcher passed over, with the reason.
@@ -166,7 +169,7 @@ func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report
 			rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: special(info.Mode())})
 			return nil
 		}
-		files = append(files, File{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime()})
+		files = append(files, File{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime(), ID: filestat.Of(info)})
 		return nil
 	})
 	if err != nil {

@@ -193,6 +193,11 @@ func checkConfig(flagPath string) (c check, cfg *config.Config) {
 		for _, e := range errs {
 			c.Notes = append(c.Notes, e.Error())
 		}
+		// ragd also checks what ragctl cannot (the built-in backends, their
+		// options and models): its list, when it gives one, has them all.
+		if notes := ragdCheckConfig(path); len(notes) > len(c.Notes) {
+			c.Notes = notes
+		}
 		c.Detail = fmt.Sprintf("%s is not valid (%s)", path, plural(len(c.Notes), "problem"))
 		c.Fix = fmt.Sprintf("correct it and check it with `ragd check-config -config %s`; ragd reads it only at start, so restart ragd afterwards", path)
 		return c, nil

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -128,14 +128,11 @@ func TestEntityExtractorEndToEnd(t *testing.T) {
 	if len(resp.Results) == 0 || resp.Results[0].Path != "apollo.md" {
 		t.Errorf("search by alias = %s", paths(resp.Results))
 	}
-	// Status counts them (its graph summary is recomputed at most every 2s).
-	var gs *ipc.GraphStatus
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if gs = d.WaitIdle(t).Graph; gs != nil && gs.Notes == 3 {
-			break
-		}
-	}
-	if gs == nil || gs.Typed != 2 || !gs.Consistent {
+	// Status counts them.
+	gs := d.WaitStatus(t, "the graph to hold the 3 notes", func(st *ipc.StatusResponse) bool {
+		return ragdtest.Idle(st) && st.Graph != nil && st.Graph.Notes == 3
+	}).Graph
+	if gs.Typed != 2 || !gs.Consistent {
 		t.Errorf("graph status = %+v", gs)
 	}
 

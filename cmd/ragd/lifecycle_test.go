@@ -88,20 +88,11 @@ func TestCrashDuringIndexingLeavesAConsistentIndex(t *testing.T) {
 	e := newEnv(t, vault)
 	d := e.ragd("run", "-config", e.Config)
 	// Wait until indexing has visibly started, then kill.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		st, err := d.Client.Status(context.Background())
-		if err == nil && st.Progress != nil && st.Progress.Done > 0 {
-			break
-		}
-		if err == nil && st.State == "idle" && ragdtest.Reconciled(st) {
-			t.Log("indexing finished before the kill; the crash lands after it")
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("indexing never started:\n%s", d.Output())
-		}
-		time.Sleep(time.Millisecond)
+	st := d.WaitStatus(t, "indexing to start", func(st *ipc.StatusResponse) bool {
+		return st.Progress != nil && st.Progress.Done > 0 || ragdtest.Idle(st)
+	})
+	if ragdtest.Idle(st) {
+		t.Log("indexing finished before the kill; the crash lands after it")
 	}
 	d.Cmd.Process.Signal(syscall.SIGKILL)
 	<-d.Exited()

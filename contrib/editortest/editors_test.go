@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/internal/otheruser"
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
 // TestEditors runs each editor integration's own test suite headlessly
-// against one real ragd serving testdata/vault. A suite whose editor is
+// against a real ragd serving testdata/vault (RAGD_SOCKET), and one
+// serving it with an embedding backlog (RAGD_TEST_EMBEDDING_SOCKET). A suite whose editor is
 // not installed is skipped, unless RAGD_REQUIRE_EDITORS=1.
 func TestEditors(t *testing.T) {
 	if testing.Short() {
@@ -25,13 +27,20 @@ func TestEditors(t *testing.T) {
 	if !requireEditors() && !anyTool("nvim", "emacs", "node") {
 		t.Skip("none of nvim, emacs, node is installed: skipping (set RAGD_REQUIRE_EDITORS=1 to make this a failure)")
 	}
-	d := startDaemon(t)
+	bin := buildRagd(t)
+	d := startDaemon(t, bin, "", ragdtest.Idle)
+	// A second daemon whose embedder holds every document back: its
+	// status stays "embedding" with a backlog, for the status lines.
+	emb := ragdtest.NewEmbedder(t, true)
+	busy := startDaemon(t, bin, emb.Plugin("emb"), func(st *ipc.StatusResponse) bool {
+		return ragdtest.Reconciled(st) && st.State == ipc.StateEmbedding && st.Vector != nil && st.Vector.Pending > 0
+	})
 	resp, err := d.Client.Search(context.Background(), ipc.SearchRequest{Query: "concentric rings blight"})
 	if err != nil || len(resp.Results) == 0 || resp.Results[0].Path != "garden/Tomatoes.md" {
 		t.Fatalf("the daemon does not serve the test vault: %+v, %v", resp, err)
 	}
 	root := repoRoot(t)
-	env := append(d.env(), "RAGD_TEST_UNSAFE_SOCKET="+unsafeSocket(t))
+	env := append(d.env(), "RAGD_TEST_UNSAFE_SOCKET="+unsafeSocket(t), "RAGD_TEST_EMBEDDING_SOCKET="+busy.Socket)
 
 	t.Run("nvim", func(t *testing.T) {
 		t.Parallel()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ragd/ragd/internal/ragdtest"
+	"github.com/ragd/ragd/ipc"
 )
 
 // requireEditors makes a missing editor or toolchain a failure instead of
@@ -121,16 +122,17 @@ type daemon struct {
 	Vault  string // the vault's directory, symlinks resolved
 }
 
-// startDaemon builds ragd, starts it on a copy of testdata/vault and waits
-// until it has indexed the vault. It is stopped when the test ends.
-func startDaemon(t *testing.T) *daemon {
+// startDaemon starts the ragd binary bin on a copy of testdata/vault,
+// with tail added to its configuration, and waits until its status
+// satisfies ready. It is stopped when the test ends.
+func startDaemon(t *testing.T, bin, tail string, ready func(*ipc.StatusResponse) bool) *daemon {
 	t.Helper()
-	bin := buildRagd(t)
 	e := ragdtest.NewEnv(t, nil)
+	e.WriteConfig("", "", tail)
 	copyDir(t, filepath.Join("testdata", "vault"), e.Vault)
 	d := &daemon{Daemon: ragdtest.Start(t, exec.Command(bin, "run", "-config", e.Config), e.Socket),
 		Socket: e.Socket, Vault: e.Vault}
-	d.WaitIdle(t)
+	d.WaitStatus(t, "the test daemon to be ready", ready)
 	return d
 }
 

@@ -77,6 +77,56 @@
          (err (should-error (ragd-request "GET" "/v1/status") :type 'ragd-error)))
     (should (string-match-p "not running" (cadr err)))))
 
+;; The parts of STRING in face `ragd-match', in order.
+(defun ragd-test--matched (string)
+  "Return the runs of STRING whose face includes `ragd-match'."
+  (let ((pos 0) (out nil))
+    (while (< pos (length string))
+      (let ((next (next-single-property-change pos 'face string (length string)))
+            (face (get-text-property pos 'face string)))
+        (when (or (eq face 'ragd-match) (and (listp face) (memq 'ragd-match face)))
+          (push (substring-no-properties string pos next) out))
+        (setq pos next)))
+    (nreverse out)))
+
+(ert-deftest ragd-test-status-string ()
+  (should (equal (ragd-status-string '((state . "embedding") (vector (pending . 22000))))
+                 "ragd: embedding 22000"))
+  (should (equal (ragd-status-string '((state . "embedding")
+                                       (vector (pending . 5) (last_error . "uselite: model not found"))))
+                 "ragd: embedding 5 (paused)"))
+  (should (equal (ragd-status-string '((state . "indexing") (progress (done . 3) (total . 10))))
+                 "ragd: indexing 3/10"))
+  (should (equal (ragd-status-string '((state . "idle"))) "ragd: idle")))
+
+(ert-deftest ragd-test-result-label-highlights-matches ()
+  ;; Byte offsets, as ragd sends them: "Belém" has a two-byte é.
+  (let* ((snippet "Belém tram 28:\nconcentric rings on the leaves")
+         (from (1+ (length (encode-coding-string "Belém tram 28:" 'utf-8))))
+         (r `((path . "a.md") (line_start . 3) (line_end . 4) (heading . "Trips > Lisbon")
+              (text . "whole text")
+              (snippet (text . ,snippet) (line_start . 3) (line_end . 4)
+                       (matches (0 6) (,from ,(+ from 10)) (,(+ from 11) ,(+ from 16))))))
+         (label (ragd--result-label r)))
+    (should (equal (substring-no-properties label)
+                   "a.md:3-4  Trips > Lisbon  Belém tram 28: concentric rings on the leaves"))
+    (should (equal (ragd-test--matched label) '("Belém" "concentric" "rings"))))
+  ;; No snippet: the text and the result's matches; cut to the width.
+  (let ((preview (ragd--preview '((text . "  Keep 7 daily snapshots and 4 weekly")
+                                  (matches (9 14) (31 37)))
+                                20)))
+    (should (equal (substring-no-properties preview) "Keep 7 daily snapsh…"))
+    (should (equal (ragd-test--matched preview) '("daily")))))
+
+(ert-deftest ragd-test-note-label-title-once ()
+  (should (equal (ragd--note-label '((path . "coffee/niche.md") (title . "Coffee Grinder Niche")
+                                     (heading . "Coffee Grinder Niche > Notes") (line_start . 7) (why . "links")))
+                 "coffee/niche.md:7  Coffee Grinder Niche > Notes  [links]"))
+  (should (equal (ragd--note-label '((path . "tea.md") (title . "Tea") (heading . "Tea") (line_start . 0)))
+                 "tea.md  Tea"))
+  (should (equal (ragd--note-label '((path . "x.md") (title . "X") (heading . "Other > Part") (line_start . 2)))
+                 "x.md:2  X > Other > Part")))
+
 ;;;; Against a daemon
 
 (defun ragd-test--vault-file (rel)
@@ -148,6 +198,31 @@ The Go side counts what reaches it."
       (should (equal (alist-get 'socket st) (getenv "RAGD_SOCKET")))
       (should (= (length (alist-get 'vaults st)) 1)))))
 
+(ert-deftest ragd-test-status-embedding-backlog ()
+  :tags '(daemon)
+  (ragd-test--with-daemon
+    (let ((ragd-socket (getenv "RAGD_TEST_EMBEDDING_SOCKET")))
+      (should ragd-socket)
+      (let* ((st (ragd-request "GET" "/v1/status"))
+             (pending (alist-get 'pending (alist-get 'vector st))))
+        (should (equal (alist-get 'state st) "embedding"))
+        (should (> pending 0))
+        (should (equal (ragd-status-string) (format "ragd: embedding %d" pending)))))))
+
+(ert-deftest ragd-test-search-highlights-matches ()
+  :tags '(daemon)
+  (ragd-test--with-daemon
+    (let ((top (car (ragd-search-results "concentric rings blight"))))
+      (should (alist-get 'snippet top))
+      (let ((words (ragd-test--matched (ragd--result-label top))))
+        (should words)
+        (dolist (w words)
+          (should (string-match-p "\\`\\(concentric\\|ring\\|blight\\)" (downcase w)))))
+      (with-temp-buffer
+        (ragd-test--choosing #'car
+          (ragd-search "concentric rings blight"))
+        (should (ragd-test--matched (car ragd-test--offered)))))))
+
 (ert-deftest ragd-test-search-jumps-to-cited-line ()
   :tags '(daemon)
   (ragd-test--with-daemon
@@ -207,6 +282,15 @@ The Go side counts what reaches it."
       (ragd-similar))
     (should (cl-some (lambda (c) (string-match-p "\\`garden/Tomatoes\\.md[: ]" c)) ragd-test--offered))
     (should-not (cl-some (lambda (c) (string-match-p "\\`garden/Compost\\.md[: ]" c)) ragd-test--offered))
+    ;; Each label names its note's title once, after the location.
+    (dolist (n (ragd-similar-notes (file-truename (ragd-test--vault-file "garden/Compost.md"))))
+      (let* ((label (ragd--note-label n))
+             (title (alist-get 'title n))
+             (pos (string-search "  " label))
+             (count 0))
+        (while (string-match (regexp-quote title) label pos)
+          (setq count (1+ count) pos (match-end 0)))
+        (should (equal (list label 1) (list label count)))))
     (should (equal (file-truename buffer-file-name)
                    (file-truename (ragd-test--vault-file "garden/Tomatoes.md"))))))
 

@@ -16,14 +16,17 @@
 ;; ragd repository).  This package talks to that socket directly:
 ;;
 ;; - `ragd-search' asks for a query, offers the cited passages with
-;;   `completing-read' and visits the chosen file at the cited line.
+;;   `completing-read', the words that matched in face `ragd-match',
+;;   and visits the chosen file at the cited line.
 ;; - `ragd-similar' offers the notes related to the current file.
 ;; - `ragd-insert-context' inserts a <retrieved-context> block of cited
 ;;   text at point, ready for a prompt.
 ;; - `ragd-xref-mode' (or adding `ragd-xref-backend' to
 ;;   `xref-backend-functions') makes \\[xref-find-apropos] and
 ;;   \\[xref-find-definitions] search the notes.
-;; - `ragd-status' shows the daemon's state.
+;; - `ragd-status' shows the daemon's state; `ragd-status-string' sums it
+;;   up for a mode line ("ragd: embedding 22000" while chunks wait for
+;;   their vectors, "ragd: idle" only when nothing is left).
 ;;
 ;; The socket is `ragd-socket' when set, else $RAGD_SOCKET, else ragd's
 ;; default path.  Requests are synchronous and give up after
@@ -64,6 +67,13 @@ When nil, use $RAGD_SOCKET, then $XDG_RUNTIME_DIR/ragd/ragd.sock, then
   :type '(choice (const :tag "Default" nil)
                  (const "snippets")
                  (const "summary")))
+
+(defcustom ragd-snippet-width 100
+  "Characters of passage shown for each search result."
+  :type 'integer)
+
+(defface ragd-match '((t :inherit match))
+  "Face of the words that matched the query in search results.")
 
 (defconst ragd-protocol-version 1
   "Version of the ragd protocol this package speaks.")
@@ -265,10 +275,31 @@ with the daemon's message and the HTTP status as data."
 
 ;;;; Results
 
-(defun ragd--first-line (text)
-  "Return the first non-blank line of TEXT, shortened."
-  (let ((line (car (split-string (string-trim-left (or text "")) "\n"))))
-    (truncate-string-to-width (or line "") 100)))
+(defun ragd--char-offset (bytes offset)
+  "Return the character offset of the byte OFFSET in the UTF-8 string BYTES."
+  (length (decode-coding-string (substring bytes 0 offset) 'utf-8)))
+
+(defun ragd--highlight (text matches)
+  "Return a copy of TEXT with the byte ranges MATCHES in face `ragd-match'.
+MATCHES is a list of (START END) byte offsets in TEXT's UTF-8 encoding,
+as ragd sends them."
+  (let ((bytes (encode-coding-string text 'utf-8 t))
+        (out (copy-sequence text)))
+    (dolist (m matches out)
+      (let ((from (car m)) (to (cadr m)))
+        (when (and (integerp from) (integerp to) (<= 0 from) (< from to) (<= to (length bytes)))
+          (add-face-text-property (ragd--char-offset bytes from) (ragd--char-offset bytes to)
+                                  'ragd-match nil out))))))
+
+(defun ragd--preview (r &optional width)
+  "Return the one-line passage shown for the search result R.
+It is R's snippet (else its text), the words that matched in face
+`ragd-match', at most WIDTH characters (default `ragd-snippet-width')."
+  (let-alist r
+    (let* ((text (ragd--highlight (or .snippet.text .text "")
+                                  (if .snippet.text .snippet.matches .matches)))
+           (line (string-trim-left (subst-char-in-string ?\n ?\s (subst-char-in-string ?\t ?\s text t) t))))
+      (truncate-string-to-width line (or width ragd-snippet-width) nil nil "…"))))
 
 (defun ragd--result-label (r)
   "Return the label of the search result R."
@@ -277,7 +308,7 @@ with the daemon's message and the HTTP status as data."
             .path .line_start
             (if (and .line_end (/= .line_end .line_start)) (format "-%d" .line_end) "")
             (if (and .heading (not (string-empty-p .heading))) .heading (or .title ""))
-            (ragd--first-line .text))))
+            (ragd--preview r))))
 
 (defun ragd--heading-after-title (heading title)
   "Return HEADING without its leading TITLE (and \" > \"), \"\" if nothing is left."
@@ -340,16 +371,20 @@ Return the chosen item."
 
 ;;;; Commands
 
+(defun ragd--search (query)
+  "Ask ragd to search for QUERY; return the answer."
+  (ragd-request "POST" "/v1/search"
+                `((query . ,query) (k . ,ragd-k) (snippet_width . ,ragd-snippet-width))))
+
 (defun ragd-search-results (query)
   "Return the search results of QUERY as a list of alists."
-  (alist-get 'results (ragd-request "POST" "/v1/search"
-                                    `((query . ,query) (k . ,ragd-k)))))
+  (alist-get 'results (ragd--search query)))
 
 ;;;###autoload
 (defun ragd-search (query)
   "Search the notes for QUERY and visit the chosen passage."
   (interactive (list (ragd--read-query "ragd search")))
-  (let* ((data (ragd-request "POST" "/v1/search" `((query . ,query) (k . ,ragd-k))))
+  (let* ((data (ragd--search query))
          (results (alist-get 'results data)))
     (if (null results)
         (message "ragd: nothing in the notes matches %S%s" query (ragd--suggestions data))
@@ -444,7 +479,7 @@ Return the chosen item."
             (let-alist r
               (xref-make (format "%s  %s"
                                  (if (string-empty-p (or .heading "")) .title .heading)
-                                 (ragd--first-line .text))
+                                 (ragd--preview r))
                          (xref-make-file-location .abs_path .line_start 0))))
           (ragd-search-results query)))
 

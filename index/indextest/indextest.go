@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/ingest"
+	"github.com/ragd/ragd/internal/filestat"
 )
 
 // SampleVault is a small vault: three Markdown notes and a text file.
@@ -46,9 +47,14 @@ func WriteVault(t testing.TB, dir string, files map[string]string) []ingest.File
 		if err != nil {
 			continue
 		}
-		out = append(out, ingest.File{Rel: rel, Abs: p, Size: fi.Size(), ModTime: fi.ModTime()})
+		out = append(out, FileOf(rel, p, fi))
 	}
 	return out
+}
+
+// FileOf describes the file at abs, vault path rel, that fi describes.
+func FileOf(rel, abs string, fi fs.FileInfo) ingest.File {
+	return ingest.File{Rel: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime(), ID: filestat.Of(fi)}
 }
 
 // Open opens a store in dir; the caller closes it.
@@ -107,7 +113,7 @@ func SharedVault(t testing.TB, root string) []ingest.File {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		files = append(files, ingest.File{Rel: filepath.ToSlash(rel), Abs: p, Size: fi.Size(), ModTime: fi.ModTime()})
+		files = append(files, FileOf(filepath.ToSlash(rel), p, fi))
 		return nil
 	})
 	if err != nil {

@@ -6,27 +6,101 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/internal/filestat"
 )
 
-// prepareFile reads, hashes, chunks and analyses one file. It returns nil
-// when the stored document is already up to date.
-func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *index.Prepared {
+// racyWindow is how long after its last change a file's stat is trusted:
+// timestamps are coarse (a clock tick on Linux, 1–2 s on HFS+, ext3 or
+// FAT), so a file changed again within the same tick keeps its mtime and
+// ctime. A file read sooner than this after its last change is "racily
+// clean", as git calls it: the next pass reads it again instead of trusting
+// its stat, and then records a stat it can trust. (A variable for tests.)
+var racyWindow = 2 * time.Second
+
+// readHook, if set (by tests), is called with every file read.
+var readHook func(abs string)
+
+// racy reports whether d was read too soon after its file last changed for
+// its stat to prove the file unchanged.
+func racy(d *index.Document) bool {
+	return max(d.ModTime.UnixNano(), d.CTime) >= d.StatAt-int64(racyWindow)
+}
+
+// statUnchanged reports whether the file f describes is the one old was
+// read from: the same size, modification time, inode and ctime, read long
+// enough after its last change. Then it is not read or hashed again.
+func statUnchanged(old *index.Document, f File) bool {
+	return old.StatAt != 0 && old.Hash != "" && !racy(old) && sameStat(old, f.Size, f.ModTime, f.ID)
+}
+
+func sameStat(d *index.Document, size int64, mtime time.Time, id filestat.ID) bool {
+	return d.Size == size && d.ModTime.Equal(mtime) && d.Inode == id.Ino && d.CTime == id.CTime
+}
+
+// readStat reads the file at abs into memory and records in doc the stat
+// it was read with: its size, times and inode, and when it was stat'ed.
+func readStat(abs string, doc *index.Document) ([]byte, error) {
+	if readHook != nil {
+		readHook(abs)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	at := time.Now()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	data := make([]byte, 0, max(fi.Size(), 0)+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // more than stat said: grow
+		}
+	}
+	id := filestat.Of(fi)
+	doc.Size, doc.ModTime, doc.Inode, doc.CTime, doc.StatAt = int64(len(data)), fi.ModTime().UTC(), id.Ino, id.CTime, at.UnixNano()
+	return data, nil
+}
+
+// samePipeline reports whether old was indexed with the settings doc would
+// be (an extracted file's pipeline also names its extractor, which is not
+// known before extraction).
+func samePipeline(old, doc *index.Document) bool {
+	return old.Pipeline == doc.Pipeline || doc.Kind == "" && strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")
+}
+
+// prepareFile reads, hashes, chunks and analyses one file. It returns a
+// nil document when the stored one is already up to date — with the
+// record to store instead when only the file's stat changed (refresh).
+func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) (p *index.Prepared, refresh *index.Document) {
 	doc := index.Document{Vault: opt.Vault, Path: f.Rel, Size: f.Size, ModTime: f.ModTime.UTC(), Kind: index.KindOf(f.Rel),
 		Pipeline: pipeline(opt.Chunk) + ";" + in.store.FieldsSignature() + in.enrichSuffix(opt, index.KindOf(f.Rel))}
 	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes {
 		reason := fmt.Sprintf("file is %s, over the vault's max_file_mb of %s", mb(f.Size), mb(opt.MaxBytes))
 		if failedAlready(old, reason, f.Size) {
-			return nil
+			return nil, nil
 		}
-		return index.Failed(doc, reason)
+		return index.Failed(doc, reason), nil
 	}
 	// A note's chunk records hold its text: one whose text is larger than
 	// a transaction can hold can never be indexed. Say so without reading
@@ -34,12 +108,18 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 	if doc.Kind == "markdown" || doc.Kind == "text" {
 		if reason := tooLarge(f.Size, in.maxText()); reason != "" {
 			if failedAlready(old, reason, f.Size) {
-				return nil
+				return nil, nil
 			}
-			return index.Failed(doc, reason)
+			return index.Failed(doc, reason), nil
 		}
 	}
-	data, err := os.ReadFile(f.Abs)
+	// A file nobody could extract is retried: an extractor may have been
+	// configured since (below, an unchanged outcome is not rewritten).
+	noExtractorBefore := old != nil && old.Status == index.StatusFailed && strings.HasPrefix(old.Error, "no extractor")
+	if old != nil && !noExtractorBefore && !old.Retry && statUnchanged(old, f) && samePipeline(old, &doc) {
+		return nil, nil
+	}
+	data, err := readStat(f.Abs, &doc)
 	if err != nil {
 		// The path is in the document already; keep only the cause.
 		cause := err
@@ -49,25 +129,25 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 		}
 		reason := "unreadable: " + cause.Error()
 		if old != nil && old.Status == index.StatusFailed && old.Error == reason {
-			return nil
+			return nil, nil
 		}
-		return index.Failed(doc, reason)
+		return index.Failed(doc, reason), nil
 	}
 	sum := sha256.Sum256(data)
 	doc.Hash = hex.EncodeToString(sum[:])
-	doc.Size = int64(len(data))
-	// A file nobody could extract is retried: an extractor may have been
-	// configured since (below, an unchanged outcome is not rewritten).
-	noExtractorBefore := old != nil && old.Status == index.StatusFailed && strings.HasPrefix(old.Error, "no extractor")
-	if old != nil && old.Hash == doc.Hash && !noExtractorBefore && !old.Retry &&
-		(old.Pipeline == doc.Pipeline || doc.Kind == "" && strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")) {
-		return nil // unchanged (an extracted file's pipeline also names its extractor)
+	if old != nil && old.Hash == doc.Hash && !noExtractorBefore && !old.Retry && samePipeline(old, &doc) {
+		// Unchanged. Record the stat it was read with, unless the stored
+		// one can be trusted already, so the next pass need not read it.
+		if !racy(old) && sameStat(old, doc.Size, doc.ModTime, filestat.ID{Ino: doc.Inode, CTime: doc.CTime}) {
+			return nil, nil
+		}
+		return nil, &doc
 	}
 	var cd *chunk.Document
 	switch doc.Kind {
 	case "markdown", "text":
 		if reason := badContent(data); reason != "" {
-			return index.Failed(doc, reason)
+			return index.Failed(doc, reason), nil
 		}
 		if doc.Kind == "markdown" {
 			cd, err = chunk.Markdown(data, opt.Chunk)
@@ -75,24 +155,24 @@ func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) *i
 			cd, err = chunk.PlainText(data, opt.Chunk)
 		}
 		if err != nil {
-			return index.Failed(doc, err.Error())
+			return index.Failed(doc, err.Error()), nil
 		}
 	default:
 		var reason string
 		if cd, reason = extract(opt, &doc, data, in.maxText()); cd == nil {
 			if old != nil && old.Status == index.StatusFailed && old.Error == reason && old.Hash == doc.Hash && doc.Hash != "" {
-				return nil
+				return nil, nil
 			}
-			return index.Failed(doc, reason)
+			return index.Failed(doc, reason), nil
 		}
 	}
 	base := path.Base(f.Rel)
 	if in.noGraph {
 		cd.Links = nil
 	}
-	p := in.store.Prepare(doc, cd, strings.TrimSuffix(base, path.Ext(base)))
+	p = in.store.Prepare(doc, cd, strings.TrimSuffix(base, path.Ext(base)))
 	in.enrich(opt, p, cd, data)
-	return p
+	return p, nil
 }
 
 // failedAlready reports whether old is recorded as failed for reason at

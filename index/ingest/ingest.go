@@ -22,6 +22,7 @@ import (
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
+	"github.com/ragd/ragd/internal/filestat"
 )
 
 // Store is what ingestion needs of the index.
@@ -74,6 +75,7 @@ type File struct {
 	Abs     string // absolute path to read
 	Size    int64
 	ModTime time.Time
+	ID      filestat.ID // inode and ctime; zero when unknown
 }
 
 // SyncOptions configure one Sync.
@@ -182,7 +184,7 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		workers = runtime.GOMAXPROCS(0)
 	}
 	work := make(chan File)
-	out := make(chan *index.Prepared, workers*4)
+	out := make(chan index.Op, workers*4)
 	var unchanged atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -193,14 +195,17 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 				if feedCtx.Err() != nil {
 					continue // a write failed or the pass was cancelled
 				}
-				p := in.prepareFile(opt, f, byPath[f.Rel])
+				p, refresh := in.prepareFile(opt, f, byPath[f.Rel])
 				if p == nil {
 					unchanged.Add(1)
 					opt.Progress.Done.Add(1)
+					if refresh != nil {
+						out <- index.Op{Refresh: refresh}
+					}
 					continue
 				}
 				p.Encode()
-				out <- p
+				out <- index.Op{Put: p}
 			}
 		}()
 	}
@@ -224,6 +229,9 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		err := in.store.Apply(batch)
 		if err == nil {
 			for _, op := range batch {
+				if op.Put == nil {
+					continue // a refreshed stat: counted as unchanged
+				}
 				if op.Put.Doc.Status == index.StatusOK {
 					res.Indexed++
 				} else {
@@ -239,15 +247,15 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 						opt.OnDoc("failed", op.Put.Doc.Path, op.Put.Doc.Error)
 					}
 				}
+				opt.Progress.Done.Add(1)
 			}
-			opt.Progress.Done.Add(int64(len(batch)))
 		}
 		clear(batch) // the committed documents can be collected now
 		batch = batch[:0]
 		return err
 	}
-	for p := range out {
-		batch = append(batch, index.Op{Put: p})
+	for op := range out {
+		batch = append(batch, op)
 		if len(batch) >= batchDocs || len(out) == 0 {
 			if err := flush(); err != nil {
 				stopFeeding()

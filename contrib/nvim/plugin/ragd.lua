@@ -14,3 +14,11 @@ end, {
     return require('ragd').complete(arglead, cmdline)
   end,
 })
+
+-- A colorscheme clears the highlight groups: define RagdMatch again.
+vim.api.nvim_create_autocmd('ColorScheme', {
+  group = vim.api.nvim_create_augroup('ragd', { clear = true }),
+  callback = function()
+    require('ragd').define_highlights()
+  end,
+})

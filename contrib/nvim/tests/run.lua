@@ -35,7 +35,7 @@ vim.notify = function(msg, level)
 end
 
 local function eq(want, got, what)
-  if want ~= got then
+  if not vim.deep_equal(want, got) then
     error(string.format('%s: want %s, got %s', what or 'value', vim.inspect(want), vim.inspect(got)), 2)
   end
 end
@@ -198,9 +198,64 @@ test('help file has valid, unique tags', false, function()
   for _, line in ipairs(tags) do
     have[line:match('^[^\t]+')] = true
   end
-  for _, tag in ipairs({ ':Ragd', ':Ragd-search', ':Ragd-similar', ':Ragd-context', 'ragd.statusline()', 'ragd-setup' }) do
+  for _, tag in ipairs({ ':Ragd', ':Ragd-search', ':Ragd-similar', ':Ragd-context', 'ragd.statusline()', 'ragd-setup', 'ragd-highlights' }) do
     truthy(have[tag], 'tag ' .. tag)
   end
+end)
+
+test('status_text says embedding, not idle, while vectors wait', false, function()
+  eq('ragd: embedding 22000', ragd.status_text({ state = 'embedding', vector = { pending = 22000 } }))
+  eq('ragd: embedding 5 (paused)',
+    ragd.status_text({ state = 'embedding', vector = { pending = 5, last_error = 'uselite: model not found' } }))
+  eq('ragd: indexing 3/10', ragd.status_text({ state = 'indexing', progress = { done = 3, total = 10 } }))
+  eq('ragd: idle', ragd.status_text({ state = 'idle', vaults = {} }))
+end)
+
+-- slices returns the parts of s that the byte ranges {from, to} cover.
+local function slices(s, ranges)
+  local out = {}
+  for _, h in ipairs(ranges) do
+    table.insert(out, s:sub(h[1] + 1, h[2]))
+  end
+  return out
+end
+
+test('search items highlight the matched words of the snippet', false, function()
+  -- Byte offsets, as the daemon sends them: "Belém" has a two-byte é.
+  local snippet = 'Belém tram 28:\nconcentric rings on the leaves'
+  local from = snippet:find('concentric', 1, true) - 1
+  local r = {
+    path = 'a.md', line_start = 3, line_end = 4, heading = 'Trips > Lisbon', title = 'Trips',
+    text = 'whole text',
+    snippet = { text = snippet, line_start = 3, line_end = 4, matches = { { 0, 6 }, { from, from + 10 }, { from + 11, from + 16 } } },
+  }
+  local it = ragd.search_items({ r })[1]
+  eq('a.md:3-4  Trips > Lisbon  Belém tram 28: concentric rings on the leaves', it.label)
+  eq({ 'Belém', 'concentric', 'rings' }, slices(it.label, it.highlights))
+  eq(#'a.md:3-4', it.location)
+  -- The telescope entry shows the same highlights.
+  local text, hl = ragd.telescope_entry(it).display()
+  eq(it.label, text)
+  eq({ { { 0, it.location }, 'RagdLocation' }, { { it.highlights[1][1], it.highlights[1][2] }, 'RagdMatch' } },
+    { hl[1], hl[2] })
+  -- Without a snippet: the result's text and its matches; a long text is
+  -- cut on a character boundary and matches past the cut are dropped.
+  local long = string.rep('é', 200) .. ' rings'
+  local t2, h2 = ragd.preview({ text = '  ' .. long, matches = { { 2, 4 }, { #long - 3, #long + 2 } } }, 11)
+  eq(string.rep('é', 5) .. '…', t2)
+  eq({ { 0, 2 } }, h2)
+  eq('RagdMatch', vim.fn.synIDattr(vim.fn.hlID('RagdMatch'), 'name'))
+end)
+
+test('similar items show the title once', false, function()
+  local items = ragd.similar_items({
+    { path = 'coffee/niche.md', title = 'Coffee Grinder Niche', heading = 'Coffee Grinder Niche > Notes', line_start = 7, why = 'links' },
+    { path = 'tea.md', title = 'Tea', heading = 'Tea', line_start = 0 },
+    { path = 'x.md', title = 'X', heading = 'Other > Part', line_start = 2 },
+  })
+  eq('coffee/niche.md:7  Coffee Grinder Niche > Notes  [links]', items[1].label)
+  eq('tea.md  Tea', items[2].label)
+  eq('x.md:2  X > Other > Part', items[3].label)
 end)
 
 -- Against the daemon ------------------------------------------------------
@@ -216,6 +271,47 @@ test('status and statusline', true, function()
   wait_for('statusline to show idle', function()
     return ragd.statusline() == 'ragd: idle'
   end)
+end)
+
+test('statusline shows the embedding backlog', true, function()
+  local busy = os.getenv('RAGD_TEST_EMBEDDING_SOCKET')
+  truthy(busy, 'RAGD_TEST_EMBEDDING_SOCKET is set')
+  ragd.setup({ socket = busy, status_interval = 50, status_interval_indexing = 50 })
+  local st, err = ragd.request_sync('GET', '/v1/status')
+  eq(nil, err)
+  eq('embedding', st.state)
+  truthy(st.vector.pending > 0, 'a backlog: ' .. vim.inspect(st.vector))
+  wait_for('the statusline to show the backlog', function()
+    return ragd.statusline() == 'ragd: embedding ' .. st.vector.pending
+  end)
+  truthy(ragd._status.indexing, 'refreshed at the indexing interval while embedding')
+end)
+
+test(':Ragd search lists the results with the matched words highlighted', true, function()
+  ragd.setup({ picker = 'list', timeout = 20000 })
+  local want = ragd.request_sync('POST', '/v1/search', { query = 'concentric rings blight', k = 5 }).results[1]
+  vim.cmd('Ragd search concentric rings blight')
+  wait_for('the result list', function()
+    return vim.bo.filetype == 'ragd'
+  end)
+  local buf = vim.api.nvim_get_current_buf()
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  truthy(lines[1]:find('^garden/Tomatoes%.md:' .. want.line_start), 'first line: ' .. lines[1])
+  local marks = vim.api.nvim_buf_get_extmarks(buf, ragd.namespace, { 0, 0 }, { 0, -1 }, { details = true })
+  local words = {}
+  for _, m in ipairs(marks) do
+    if m[4].hl_group == 'RagdMatch' then
+      table.insert(words, lines[1]:sub(m[3] + 1, m[4].end_col):lower())
+    end
+  end
+  truthy(#words > 0, 'highlights on the first line: ' .. vim.inspect(marks))
+  for _, w in ipairs(words) do
+    truthy(w:find('^concentric') or w:find('^ring') or w:find('^blight'), 'a query word is highlighted: ' .. w)
+  end
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+  eq(realpath(want.abs_path), realpath(vim.api.nvim_buf_get_name(0)), 'the chosen result is open')
+  eq(want.line_start, vim.api.nvim_win_get_cursor(0)[1], 'cursor line')
+  eq(1, #vim.api.nvim_list_wins(), 'the list is closed')
 end)
 
 test('search: results cite the text', true, function()
@@ -317,6 +413,14 @@ test(':Ragd similar lists related notes and opens one', true, function()
     end
   end
   truthy(not seen_self, 'the note itself is not related to itself: ' .. vim.inspect(offered))
+  -- Each label names its note's title once, after the location.
+  local data = ragd.request_sync('POST', '/v1/similar', { path = vault .. '/garden/Compost.md' })
+  for _, it in ipairs(ragd.similar_items(data.notes)) do
+    local n = it.result
+    local where = n.path .. ((n.line_start or 0) > 0 and (':' .. n.line_start) or '')
+    local _, count = it.label:sub(#where + 1):gsub(vim.pesc(n.title), '')
+    eq(1, count, 'the title once in ' .. it.label)
+  end
   eq(realpath(vault .. '/garden/Tomatoes.md'), realpath(vim.api.nvim_buf_get_name(0)))
 end)
 

@@ -19,6 +19,18 @@ export interface SearchRequest {
   path_prefix?: string;
   no_text?: boolean;
   mode?: 'hybrid' | 'lexical' | 'vector';
+  snippet_width?: number; // characters of each result's snippet
+}
+
+/** [start, end) byte offsets of a matched word in UTF-8 text. */
+export type Match = [number, number];
+
+/** The part of a result's text around the matched words. */
+export interface Snippet {
+  text: string;
+  line_start: number;
+  line_end: number;
+  matches?: Match[]; // in text
 }
 
 export interface Result {
@@ -35,6 +47,8 @@ export interface Result {
   text?: string;
   page?: number;
   stale?: boolean;
+  snippet?: Snippet;
+  matches?: Match[]; // in text
 }
 
 export interface SearchResponse {

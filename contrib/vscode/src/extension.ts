@@ -1,6 +1,7 @@
-// The VS Code side of ragd: a Quick Pick search, a Related Notes view for
-// the active editor, a command inserting a context block, and a status bar
-// item showing the daemon's state and indexing progress.
+// The VS Code side of ragd: a Quick Pick search whose results also fill
+// the Note Search Results view (the matched words highlighted), a Related
+// Notes view for the active editor, a command inserting a context block,
+// and a status bar item showing the daemon's state and indexing progress.
 
 import * as vscode from 'vscode';
 import { EventStream, RagdClient, RagdError, Result, SimilarNote, StatusResponse } from './client';
@@ -37,8 +38,48 @@ async function openLocation(loc: Location, preview = false): Promise<void> {
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
-function firstLine(text: string | undefined): string {
-  return (text ?? '').trim().split('\n')[0].slice(0, 160);
+/** Characters of passage asked for and shown per search result. */
+const SNIPPET_WIDTH = 120;
+
+/**
+ * preview is the one-line passage shown for a result — its snippet, else
+ * its text — at most max characters, with the [start, end) ranges of the
+ * matched words in it, in UTF-16 code units (ragd sends UTF-8 byte
+ * offsets).
+ */
+export function preview(r: Result, max = SNIPPET_WIDTH): { text: string; highlights: [number, number][] } {
+  const src = r.snippet?.text ?? r.text ?? '';
+  const matches = (r.snippet ? r.snippet.matches : r.matches) ?? [];
+  const bytes = Buffer.from(src, 'utf8');
+  const units = (b: number) => bytes.subarray(0, b).toString('utf8').length;
+  // One line: line breaks and tabs become spaces, unit for unit.
+  let text = src.replace(/[\r\n\t]/g, ' ');
+  const lead = text.length - text.trimStart().length;
+  text = text.slice(lead);
+  let cut = text.length;
+  if (cut > max) {
+    cut = max;
+    const c = text.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c < 0xdc00) {
+      cut--; // not between the halves of a surrogate pair
+    }
+    text = text.slice(0, cut) + '…';
+  }
+  const highlights: [number, number][] = [];
+  for (const [from, to] of matches) {
+    if (from >= 0 && to <= bytes.length && from < to) {
+      const s = units(from) - lead;
+      const e = units(to) - lead;
+      if (s >= 0 && e <= cut) {
+        highlights.push([s, e]);
+      }
+    }
+  }
+  return { text, highlights };
+}
+
+function lines(r: Result): string {
+  return r.line_end && r.line_end !== r.line_start ? `${r.line_start}-${r.line_end}` : `${r.line_start}`;
 }
 
 interface ResultItem extends vscode.QuickPickItem {
@@ -46,18 +87,68 @@ interface ResultItem extends vscode.QuickPickItem {
 }
 
 function resultItem(r: Result): ResultItem {
-  const lines = r.line_end && r.line_end !== r.line_start ? `${r.line_start}-${r.line_end}` : `${r.line_start}`;
   return {
     label: r.heading || r.title || r.path,
-    description: `${r.path}:${lines}`,
-    detail: firstLine(r.text),
+    description: `${r.path}:${lines(r)}`,
+    // A Quick Pick cannot highlight what it did not match itself: the
+    // Note Search Results view shows the matched words.
+    detail: preview(r).text,
     alwaysShow: true, // ragd ranks; do not let the Quick Pick filter
     result: r,
   };
 }
 
+/**
+ * The Note Search Results view: the results of the last search, each
+ * labelled with its passage, the words that matched highlighted.
+ */
+class SearchResults implements vscode.TreeDataProvider<Result> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private results: Result[] = [];
+  view: vscode.TreeView<Result> | undefined;
+
+  dispose() {
+    this.changed.dispose();
+  }
+
+  show(query: string, results: Result[]) {
+    this.results = results;
+    if (this.view) {
+      this.view.description = query;
+    }
+    this.changed.fire();
+  }
+
+  getTreeItem(r: Result): vscode.TreeItem {
+    const p = preview(r);
+    const item = new vscode.TreeItem({ label: p.text, highlights: p.highlights });
+    item.description = `${r.path}:${lines(r)}`;
+    let md = '';
+    let at = 0;
+    for (const [s, e] of p.highlights) {
+      md += escapeMarkdown(p.text.slice(at, s)) + '**' + escapeMarkdown(p.text.slice(s, e)) + '**';
+      at = e;
+    }
+    md += escapeMarkdown(p.text.slice(at));
+    item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(r.heading || r.title || r.path)}**\n\n${md}`);
+    item.iconPath = new vscode.ThemeIcon('search');
+    item.resourceUri = vscode.Uri.file(r.abs_path);
+    item.command = { command: 'ragd.openLocation', title: 'Open', arguments: [r] };
+    return item;
+  }
+
+  getChildren(r?: Result): Result[] {
+    return r ? [] : this.results;
+  }
+}
+
+function escapeMarkdown(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
 /** ragd.search: a Quick Pick that searches as you type. */
-async function searchCommand(initial?: string): Promise<void> {
+async function searchCommand(results: SearchResults, initial?: string): Promise<void> {
   const qp = vscode.window.createQuickPick<ResultItem>();
   qp.placeholder = 'Search your notes (ragd)';
   qp.matchOnDescription = false;
@@ -73,13 +164,14 @@ async function searchCommand(initial?: string): Promise<void> {
     }
     qp.busy = true;
     try {
-      const resp = await client.search({ query, k: config().get<number>('k', 20) });
+      const resp = await client.search({ query, k: config().get<number>('k', 20), snippet_width: SNIPPET_WIDTH });
       if (mine !== seq) {
         return;
       }
-      const results = resp.results ?? [];
-      qp.items = results.length
-        ? results.map(resultItem)
+      const found = resp.results ?? [];
+      results.show(query, found);
+      qp.items = found.length
+        ? found.map(resultItem)
         : [{ label: 'No notes match', detail: (resp.suggestions ?? []).join(' · ') || undefined, alwaysShow: true }];
     } catch (err) {
       if (mine === seq) {
@@ -388,6 +480,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const related = new RelatedNotes();
   const view = vscode.window.createTreeView('ragd.related', { treeDataProvider: related });
   related.view = view;
+  const results = new SearchResults();
+  const resultsView = vscode.window.createTreeView('ragd.results', { treeDataProvider: results });
+  results.view = resultsView;
   const status = new StatusItem();
   let debounce: NodeJS.Timeout | undefined;
   const refreshRelated = () => {
@@ -400,8 +495,10 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     related,
     view,
+    results,
+    resultsView,
     status,
-    vscode.commands.registerCommand('ragd.search', (query?: string) => searchCommand(query)),
+    vscode.commands.registerCommand('ragd.search', (query?: string) => searchCommand(results, query)),
     vscode.commands.registerCommand('ragd.insertContext', insertContextCommand),
     vscode.commands.registerCommand('ragd.refreshRelated', () => related.refresh(true)),
     vscode.commands.registerCommand('ragd.showStatus', () => showStatusCommand(status)),

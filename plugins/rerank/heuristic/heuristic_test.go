@@ -79,6 +79,17 @@ func TestRerank(t *testing.T) {
 			want: []float64{1, 1 + 1e-6, 1 + 0.5e-6, 1},
 		},
 		{
+			name:  "recency in whole seconds, the epoch unset, as the plugin protocol carries them",
+			query: "zebra",
+			cands: []cand{
+				{Path: "a.md", Score: 1, Modified: day.Add(100 * time.Millisecond)},
+				{Path: "b.md", Score: 1, Modified: day.Add(900 * time.Millisecond)},
+				{Path: "c.md", Score: 1, Modified: day.Add(2 * time.Second)},
+				{Path: "d.md", Score: 1, Modified: time.Unix(0, 0)},
+			},
+			want: []float64{1, 1, 1 + 1e-6, 1},
+		},
+		{
 			name:  "weights from options",
 			opts:  plugins.Options{"heading_weight": 1.0, "title_weight": 0, "diversity_penalty": 0.5, "recency_weight": 0},
 			query: "zebra stripes",

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/ragd/ragd/plugins"
 )
@@ -34,15 +35,18 @@ func normalized(cands []plugins.Candidate) []float64 {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // recencies maps modification times onto [0, 1], oldest 0; unset times
-// and lists without spread give 0.
+// and lists without spread give 0. Times count as the plugin protocol
+// carries them, in whole seconds with the Unix epoch meaning unset, so
+// that the scores are the same whether the reranker runs in ragd's
+// process or in its own.
 func recencies(cands []plugins.Candidate) []float64 {
 	var lo, hi int64
 	first := true
 	for _, c := range cands {
-		if c.Modified.IsZero() {
+		if unset(c.Modified) {
 			continue
 		}
-		t := c.Modified.UnixNano()
+		t := c.Modified.Unix()
 		if first {
 			lo, hi, first = t, t, false
 		}
@@ -53,12 +57,14 @@ func recencies(cands []plugins.Candidate) []float64 {
 		return out
 	}
 	for i, c := range cands {
-		if !c.Modified.IsZero() {
-			out[i] = float64(c.Modified.UnixNano()-lo) / float64(hi-lo)
+		if !unset(c.Modified) {
+			out[i] = float64(c.Modified.Unix()-lo) / float64(hi-lo)
 		}
 	}
 	return out
 }
+
+func unset(t time.Time) bool { return t.IsZero() || t.Unix() == 0 }
 
 // sameFileAbove counts, for each candidate, the candidates of the same
 // file ranked above it by fused score. Ties are broken by ID, so that a

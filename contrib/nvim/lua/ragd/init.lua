@@ -21,9 +21,13 @@ local defaults = {
   k = 20,
   -- Milliseconds to wait for an answer.
   timeout = 10000,
-  -- 'auto' (telescope.nvim when installed, else vim.ui.select),
-  -- 'telescope' or 'select'.
+  -- 'auto' (telescope.nvim when installed, else 'list'), 'telescope',
+  -- 'list' (a window listing the results) or 'select' (vim.ui.select,
+  -- which cannot highlight the matched words).
   picker = 'auto',
+  -- Characters of each search result's snippet (the passage around the
+  -- matched words) shown in the picker.
+  snippet_width = 100,
   -- POST /v1/context options: character budget and style
   -- ('snippets' or 'summary'); nil keeps the daemon's defaults.
   context = { budget = nil, style = nil, k = nil },
@@ -79,12 +83,53 @@ local function list(v)
   return v
 end
 
-local function first_line(s)
-  s = (s or ''):gsub('^%s+', '')
-  return (s:match('^[^\n]*') or ''):sub(1, 120)
+-- RagdMatch highlights the matched words in the result lists (the
+-- 'list' and telescope pickers); link or define it to restyle them.
+function M.define_highlights()
+  vim.cmd('highlight default link RagdMatch Search')
+  vim.cmd('highlight default link RagdLocation Directory')
 end
 
--- search_items turns search results into picker items.
+M.define_highlights()
+
+-- preview returns the one-line text shown for search result r (at most
+-- max bytes, not counting a final '…') and the byte ranges {start, end}
+-- (0-based, end exclusive) of the matched words in it. It is the result's
+-- snippet with its matches, else its text with the result's matches.
+function M.preview(r, max)
+  max = max or 160
+  local text, matches = r.text, r.matches
+  if type(r.snippet) == 'table' and type(r.snippet.text) == 'string' then
+    text, matches = r.snippet.text, r.snippet.matches
+  end
+  -- One line: line breaks and tabs become spaces, byte for byte, so that
+  -- the offsets still hold.
+  text = (type(text) == 'string' and text or ''):gsub('[\r\n\t]', ' ')
+  local lead = #text:match('^ *')
+  text = text:sub(lead + 1)
+  local cut = #text
+  if cut > max then
+    cut = max
+    -- Not inside a UTF-8 sequence: back up over continuation bytes.
+    while cut > 0 and (text:byte(cut + 1) or 0) >= 0x80 and (text:byte(cut + 1) or 0) < 0xC0 do
+      cut = cut - 1
+    end
+    text = text:sub(1, cut) .. '…'
+  end
+  local hl = {}
+  for _, m in ipairs(list(matches)) do
+    local from, to = (m[1] or 0) - lead, (m[2] or 0) - lead
+    if from >= 0 and to <= cut and from < to then
+      table.insert(hl, { from, to })
+    end
+  end
+  return text, hl
+end
+
+-- search_items turns search results into picker items: label is
+-- `path:lines  heading  snippet`, location the byte length of its
+-- `path:lines` part and highlights the byte ranges of the matched words
+-- in label.
 function M.search_items(results)
   local items = {}
   for _, r in ipairs(list(results)) do
@@ -93,8 +138,15 @@ function M.search_items(results)
       where = where .. '-' .. r.line_end
     end
     local heading = r.heading ~= '' and r.heading or r.title
+    local prefix = where .. '  ' .. (heading or '') .. '  '
+    local text, hl = M.preview(r, 2 * (M.config.snippet_width or 100))
+    for _, h in ipairs(hl) do
+      h[1], h[2] = h[1] + #prefix, h[2] + #prefix
+    end
     table.insert(items, {
-      label = where .. '  ' .. (heading or '') .. '  ' .. first_line(r.text),
+      label = prefix .. text,
+      location = #where,
+      highlights = hl,
       path = r.path,
       abs_path = r.abs_path,
       line = r.line_start or 1,
@@ -154,6 +206,28 @@ local function has_telescope()
   return pcall(require, 'telescope.pickers')
 end
 
+-- telescope_entry is the telescope entry of item: its display is the
+-- label with the matched words in RagdMatch.
+function M.telescope_entry(it)
+  return {
+    value = it,
+    display = function()
+      local hl = {}
+      if (it.location or 0) > 0 then
+        table.insert(hl, { { 0, it.location }, 'RagdLocation' })
+      end
+      for _, h in ipairs(it.highlights or {}) do
+        table.insert(hl, { { h[1], h[2] }, 'RagdMatch' })
+      end
+      return it.label, hl
+    end,
+    ordinal = it.label,
+    filename = it.abs_path,
+    lnum = it.line,
+    col = 1,
+  }
+end
+
 local function telescope_pick(title, items, on_choice)
   local pickers = require('telescope.pickers')
   local finders = require('telescope.finders')
@@ -163,19 +237,7 @@ local function telescope_pick(title, items, on_choice)
   pickers
     .new({}, {
       prompt_title = title,
-      finder = finders.new_table({
-        results = items,
-        entry_maker = function(it)
-          return {
-            value = it,
-            display = it.label,
-            ordinal = it.label,
-            filename = it.abs_path,
-            lnum = it.line,
-            col = 1,
-          }
-        end,
-      }),
+      finder = finders.new_table({ results = items, entry_maker = M.telescope_entry }),
       sorter = conf.generic_sorter({}),
       previewer = conf.grep_previewer({}),
       attach_mappings = function(bufnr)
@@ -192,11 +254,68 @@ local function telescope_pick(title, items, on_choice)
     :find()
 end
 
+local ns = vim.api.nvim_create_namespace('ragd')
+M.namespace = ns
+
+-- list_pick lists items in a window at the bottom, one line each, the
+-- matched words in RagdMatch: <CR> opens the item under the cursor in the
+-- window the list was opened from, q closes the list.
+local function list_pick(title, items, on_choice)
+  local from = vim.api.nvim_get_current_win()
+  local buf = vim.api.nvim_create_buf(false, true)
+  local lines = {}
+  for i, it in ipairs(items) do
+    lines[i] = it.label
+  end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  for i, it in ipairs(items) do
+    if (it.location or 0) > 0 then
+      vim.api.nvim_buf_add_highlight(buf, ns, 'RagdLocation', i - 1, 0, it.location)
+    end
+    for _, h in ipairs(it.highlights or {}) do
+      vim.api.nvim_buf_add_highlight(buf, ns, 'RagdMatch', i - 1, h[1], h[2])
+    end
+  end
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = 'ragd'
+  vim.cmd('botright ' .. math.max(1, math.min(#items, 12)) .. 'split')
+  local win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(win, buf)
+  vim.wo[win].wrap = false
+  vim.wo[win].cursorline = true
+  vim.wo[win].number = false
+  vim.wo[win].statusline = title
+  local function close()
+    if vim.api.nvim_win_is_valid(win) then
+      vim.api.nvim_win_close(win, true)
+    end
+  end
+  vim.keymap.set('n', '<CR>', function()
+    local it = items[vim.api.nvim_win_get_cursor(win)[1]]
+    close()
+    if vim.api.nvim_win_is_valid(from) then
+      vim.api.nvim_set_current_win(from)
+    end
+    if it then
+      on_choice(it)
+    end
+  end, { buffer = buf, nowait = true, desc = 'ragd: open this result' })
+  vim.keymap.set('n', 'q', close, { buffer = buf, nowait = true, desc = 'ragd: close the list' })
+end
+
 -- pick shows items in the configured picker and calls on_choice(item).
 function M.pick(title, items, on_choice)
   local kind = M.config.picker
-  if kind == 'telescope' or (kind == 'auto' and has_telescope()) then
+  if kind == 'auto' then
+    kind = has_telescope() and 'telescope' or 'list'
+  end
+  if kind == 'telescope' then
     telescope_pick(title, items, on_choice)
+    return
+  end
+  if kind == 'list' then
+    list_pick(title, items, on_choice)
     return
   end
   vim.ui.select(items, {
@@ -237,7 +356,8 @@ end
 -- opens it. on_done(err, items), when given, is called with the items.
 function M.search(query, on_done)
   with_query(query, 'ragd search: ', function(q)
-    M.request('POST', '/v1/search', { query = q, k = M.config.k }, function(e, data)
+    local body = { query = q, k = M.config.k, snippet_width = M.config.snippet_width }
+    M.request('POST', '/v1/search', body, function(e, data)
       if e then
         err(e)
         if on_done then

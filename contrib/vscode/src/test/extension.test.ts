@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { after, before, describe, it } from 'node:test';
+import { RagdClient } from '../client';
 import * as fake from './fake-vscode';
 
 fake.install();
@@ -30,6 +31,13 @@ async function until<T>(what: string, fn: () => T | undefined | false, ms = 1500
 }
 
 type Disposable = { dispose(): unknown };
+
+/** lastView is the tree view with id of the last activation. */
+function lastView(id: string) {
+  const views = fake.state.treeViews.filter((v) => v.id === id);
+  assert.ok(views.length > 0, `no view ${id}`);
+  return views[views.length - 1];
+}
 
 function activate(): Disposable[] {
   const subscriptions: Disposable[] = [];
@@ -69,6 +77,29 @@ describe('extension without a daemon', () => {
   });
 });
 
+describe('preview', () => {
+  it('maps the byte offsets of the matched words to the snippet shown', () => {
+    // Byte offsets, as ragd sends them: "Belém" has a two-byte é, "𝄞" four.
+    const snippet = 'Belém 𝄞 tram:\nconcentric rings on the leaves';
+    const from = Buffer.byteLength('Belém 𝄞 tram:\n');
+    const r = {
+      id: 'x', vault: 'v', path: 'a.md', abs_path: '/a.md', title: 'T', line_start: 3, line_end: 4, heading: 'H', score: 1,
+      text: 'whole text',
+      snippet: { text: snippet, line_start: 3, line_end: 4, matches: [[0, 6], [from, from + 10], [from + 11, from + 16]] as [number, number][] },
+    };
+    const p = ext.preview(r);
+    assert.equal(p.text, 'Belém 𝄞 tram: concentric rings on the leaves');
+    assert.deepEqual(
+      p.highlights.map(([s, e]) => p.text.slice(s, e)),
+      ['Belém', 'concentric', 'rings'],
+    );
+    // No snippet: the text and the result's matches; cut to the width.
+    const q = ext.preview({ ...r, snippet: undefined, text: '  Keep 7 daily snapshots and 4 weekly', matches: [[9, 14], [31, 37]] }, 19);
+    assert.equal(q.text, 'Keep 7 daily snapsh…');
+    assert.deepEqual(q.highlights.map(([s, e]) => q.text.slice(s, e)), ['daily']);
+  });
+});
+
 describe('extension against ragd', daemon, () => {
   let subs: Disposable[] = [];
   before(() => {
@@ -101,11 +132,32 @@ describe('extension against ragd', daemon, () => {
     assert.ok(qp.hidden);
   });
 
+  it('search fills Note Search Results with the matched words highlighted', async () => {
+    await fake.commands.executeCommand('ragd.search', 'concentric rings blight');
+    const qp = fake.state.quickPicks[fake.state.quickPicks.length - 1];
+    await until('results in the Quick Pick', () => !qp.busy && qp.items.length > 0 && qp.items[0].result);
+    const view = lastView('ragd.results');
+    assert.equal(view.description, 'concentric rings blight');
+    const items = view.provider.getChildren().map((r: unknown) => view.provider.getTreeItem(r));
+    assert.equal(items.length, qp.items.length);
+    const top = items[0];
+    assert.match(String(top.description), /^garden\/Tomatoes\.md:\d+/);
+    const label = top.label as fake.TreeItemLabel;
+    assert.ok(label.highlights && label.highlights.length > 0, `highlights in ${JSON.stringify(label)}`);
+    for (const [s, e] of label.highlights) {
+      assert.match(label.label.slice(s, e).toLowerCase(), /^(concentric|ring|blight)/);
+    }
+    assert.equal(qp.items[0].detail, label.label);
+    assert.match(String((top.tooltip as fake.MarkdownString).value), /\*\*[Cc]oncentric\*\*/);
+    assert.equal(top.command.command, 'ragd.openLocation');
+    qp.hide();
+  });
+
   it('Related Notes lists the notes related to the active editor', async () => {
     const compost = path.join(vault!, 'garden', 'Compost.md');
     fake.state.setActiveEditor({ document: fake.document(compost) });
     await fake.commands.executeCommand('ragd.refreshRelated');
-    const view = fake.state.treeViews[fake.state.treeViews.length - 1];
+    const view = lastView('ragd.related');
     // The editor change also scheduled a refresh (debounced); on a slow
     // machine it may start while the command's request is out and win, so
     // the view is read once it shows this note's list.
@@ -144,5 +196,29 @@ describe('extension against ragd', daemon, () => {
     assert.match(inserted[0].text, /^<retrieved-context/);
     assert.match(inserted[0].text, /garden\/Tomatoes\.md/);
     assert.match(inserted[0].text, /\n$/);
+  });
+});
+
+// RAGD_TEST_EMBEDDING_SOCKET: a ragd whose embedder holds every document
+// back, so that it stays in the embedding state.
+const busy = process.env.RAGD_TEST_EMBEDDING_SOCKET;
+
+describe('status bar while chunks wait for vectors', busy ? {} : { skip: 'needs RAGD_TEST_EMBEDDING_SOCKET' }, () => {
+  let subs: Disposable[] = [];
+  before(() => {
+    fake.state.config = { socket: busy };
+    subs = activate();
+  });
+  after(() => subs.forEach((d) => d.dispose()));
+
+  it('shows the embedding backlog, not idle', async () => {
+    const st = await new RagdClient({ socketPath: busy }).status();
+    assert.equal(st.state, 'embedding');
+    const pending = st.vector?.pending ?? 0;
+    assert.ok(pending > 0, `a backlog: ${JSON.stringify(st.vector)}`);
+    const item = fake.state.statusItems[fake.state.statusItems.length - 1];
+    await until('the status item to show the backlog', () => item.text === `$(sync~spin) ragd ${pending}`);
+    assert.match(String(item.tooltip), new RegExp(`${pending} chunks waiting for vectors`));
+    assert.doesNotMatch(String(item.tooltip), /idle/);
   });
 });

@@ -49,7 +49,12 @@ export class TreeItem {
   iconPath?: unknown;
   resourceUri?: unknown;
   command?: { command: string; arguments?: unknown[] };
-  constructor(readonly label: string) {}
+  constructor(readonly label: string | TreeItemLabel) {}
+}
+
+export interface TreeItemLabel {
+  label: string;
+  highlights?: [number, number][];
 }
 
 export class ThemeIcon {
@@ -92,6 +97,7 @@ export interface FakeQuickPick {
   selectedItems: any[];
   placeholder: string;
   accept(): void;
+  hide(): void;
   hidden: boolean;
 }
 
