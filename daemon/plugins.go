@@ -13,6 +13,7 @@ import (
 	"github.com/ragd/ragd/index/ingest"
 	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/plugins"
+	"github.com/ragd/ragd/plugins/builtin"
 	"github.com/ragd/ragd/plugins/host"
 )
 
@@ -53,6 +54,9 @@ func pluginSpecs(cfg *config.Config) ([]host.Spec, *backends) {
 			Options: plugins.Options(p.Options), Timeout: p.Timeout, Concurrency: p.Concurrency}
 		if p.Builtin != "" {
 			s.Builtin, s.Command, s.Args = true, "", []string{"plugin", p.Builtin}
+			if !p.Subprocess {
+				s.InProcess = builtin.InProcess(p.Builtin)
+			}
 		} else {
 			// Plugins not written with go-plugin (Node, Python) rarely speak
 			// its automatic mTLS; the socket lives in a private directory.
@@ -91,7 +95,7 @@ func pluginSpecs(cfg *config.Config) ([]host.Spec, *backends) {
 	case "", config.DefaultReranker:
 		if !names[config.DefaultReranker] {
 			specs = append(specs, host.Spec{Name: config.DefaultReranker, Kind: plugins.KindReranker, Builtin: true, Lazy: true,
-				Args: []string{"plugin", "heuristic"}, Timeout: 10 * time.Second, Concurrency: 4})
+				Args: []string{"plugin", "heuristic"}, Timeout: 10 * time.Second, Concurrency: 4, InProcess: builtin.InProcess("heuristic")})
 		}
 		b.rerankName = config.DefaultReranker
 	default:

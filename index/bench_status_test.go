@@ -1,8 +1,6 @@
 package index_test
 
 import (
-	"cmp"
-	"os"
 	"testing"
 
 	"github.com/ragd/ragd/index/indextest"
@@ -14,15 +12,8 @@ import (
 // RAGD_BENCH_VAULT (indexed into RAGD_BENCH_DATA when set, so a large one
 // is indexed once).
 func BenchmarkStatus(b *testing.B) {
-	root := cmp.Or(os.Getenv("RAGD_BENCH_VAULT"), "../../shared/vaults/obsidian-hub")
-	files := indextest.SharedVault(b, root)
-	data := os.Getenv("RAGD_BENCH_DATA")
-	if data == "" {
-		data = b.TempDir()
-	}
-	s := indextest.Open(b, data)
+	s, _, _ := indextest.BenchVault(b, "../../shared/vaults/obsidian-hub")
 	defer s.Close()
-	indextest.Sync(b, s, "v", files)
 	b.ResetTimer()
 	for range b.N {
 		counts, _ := s.Counts()

@@ -153,24 +153,18 @@ func (h *handler) runs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) graph(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	req := GraphRequest{Query: r.PathValue("query"), Vault: q.Get("vault"), Note: q.Get("note"),
-		Entity: q.Get("entity"), Type: q.Get("type")}
-	for name, dst := range map[string]*int{"hops": &req.Hops, "limit": &req.Limit} {
-		if s := q.Get(name); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 0 {
-				h.fail(w, r, BadRequest("%s must be a non-negative number, got %q", name, s))
-				return
-			}
-			*dst = n
-		}
+	req, err := DecodeGraphRequest(r.PathValue("query"), r.URL.Query())
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.timeout)
+	defer cancel()
 	b, ok := backendFor[GraphQuerier](h, w, r)
 	if !ok {
 		return
 	}
-	resp, err := b.Graph(r.Context(), req)
+	resp, err := b.Graph(ctx, req)
 	h.reply(w, r, resp, err)
 }
 

@@ -16,10 +16,12 @@ const (
 
 // PluginStatus describes one configured plugin.
 type PluginStatus struct {
-	Name      string  `json:"name"`
-	Kind      string  `json:"kind"`
-	Command   string  `json:"command"`
-	Builtin   bool    `json:"builtin"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Command string `json:"command"`
+	Builtin bool   `json:"builtin"`
+	// InProcess: a built-in served in the daemon's own process (no PID).
+	InProcess bool    `json:"in_process,omitempty"`
 	State     string  `json:"state"`
 	PID       int     `json:"pid,omitempty"`
 	Restarts  int     `json:"restarts"`

@@ -18,15 +18,16 @@ type GraphIndex interface {
 	Entities(vault, typ string) []graph.EntityInfo
 }
 
-// Graph query limits.
+// Graph query limits (ipc's: a request is checked when it is decoded).
 const (
-	DefaultGraphLimit = 1000 // rows answered unless the request asks for fewer
-	MaxGraphHops      = 3
+	DefaultGraphLimit = ipc.DefaultGraphLimit
+	MaxGraphHops      = ipc.MaxGraphHops
 )
 
-// Graph answers a graph query (ipc.GraphBacklinks, ...): it checks the
-// query's arguments, runs it on gi and returns at most req.Limit rows
-// (DefaultGraphLimit when unset), with Total counting them all.
+// Graph answers a graph query (ipc.GraphBacklinks, ...), checked when it
+// was decoded (ipc.DecodeGraphRequest): it checks the vault against the
+// configured ones, runs the query on gi and returns at most req.Limit
+// rows (DefaultGraphLimit when unset), with Total counting them all.
 func (e *Engine) Graph(ctx context.Context, gi GraphIndex, req ipc.GraphRequest) (*ipc.GraphResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -45,9 +46,6 @@ func (e *Engine) Graph(ctx context.Context, gi GraphIndex, req ipc.GraphRequest)
 	var err error
 	switch req.Query {
 	case ipc.GraphBacklinks, ipc.GraphLinks:
-		if strings.TrimSpace(req.Note) == "" {
-			return nil, ipc.BadRequest("%s needs note=NOTE (a path, file name or alias)", req.Query)
-		}
 		if req.Query == ipc.GraphBacklinks {
 			links, err = gi.Backlinks(req.Vault, req.Note)
 		} else {
@@ -56,22 +54,13 @@ func (e *Engine) Graph(ctx context.Context, gi GraphIndex, req ipc.GraphRequest)
 	case ipc.GraphUnresolved:
 		links = gi.Unresolved(req.Vault)
 	case ipc.GraphNeighbors:
-		if strings.TrimSpace(req.Entity) == "" {
-			return nil, ipc.BadRequest("neighbors needs entity=NOTE or entity=#tag")
-		}
-		hops := req.Hops
-		if hops == 0 {
-			hops = 1
-		}
-		if hops > MaxGraphHops {
-			return nil, ipc.BadRequest("hops must be 1 to %d, got %d", MaxGraphHops, hops)
-		}
+		hops := min(max(req.Hops, 1), MaxGraphHops)
 		ents, err = gi.Neighbors(req.Vault, req.Entity, hops)
 	case ipc.GraphEntities:
 		// note, tag, or a typed entity's type (person, ...; any case)
-		ents = gi.Entities(req.Vault, strings.TrimSpace(req.Type))
+		ents = gi.Entities(req.Vault, req.Type)
 	default:
-		return nil, ipc.NotFound("no graph query %q: use backlinks, links, neighbors, entities or unresolved", req.Query)
+		return nil, ipc.NotFound("no graph query %q: use %s", req.Query, strings.Join(ipc.GraphQueries, ", "))
 	}
 	var nf *graph.ErrNoSuchNote
 	if errors.As(err, &nf) {

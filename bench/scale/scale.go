@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/ragd/ragd/bench/peer"
 	"github.com/ragd/ragd/bench/ragdproc"
-	"github.com/ragd/ragd/query/metrics"
 )
 
 // scaleResult is one vault size's measurements; the JSON keys are stable.
@@ -222,8 +222,8 @@ func runEngines(ctx context.Context, c *config, res *scaleResult, vault string, 
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			fmt.Fprintf(log, "  cold %.1f s, peak %.0f MB, idle %.0f MB, restart %.2f s, p50 %.2f ms %s\n",
-				smp.ColdS, smp.PeakMB, smp.IdleMB, smp.RestartS, smp.QueryP50MS, smp.Failed)
+			fmt.Fprintf(log, "  cold %.1f s (CPU %.1f s), peak %.0f MB, idle %.0f MB, restart %.2f s, p50 / p95 %.2f / %.2f ms %s\n",
+				smp.ColdS, smp.ColdCPUS, smp.PeakMB, smp.IdleMB, smp.RestartS, smp.QueryP50MS, smp.QueryP95MS, smp.Failed)
 			byName[name].Samples = append(byName[name].Samples, smp)
 		}
 	}
@@ -281,17 +281,32 @@ func median(ss []sample) sample {
 		for i := range ok {
 			vals[i] = f.get(&ok[i])
 		}
-		f.set(&m, metrics.Percentile(vals, 50))
+		f.set(&m, mid(vals))
 	}
 	medianInt := func(get func(*sample) int) int {
 		vals := make([]float64, len(ok))
 		for i := range ok {
 			vals[i] = float64(get(&ok[i]))
 		}
-		return int(metrics.Percentile(vals, 50))
+		return int(math.Round(mid(vals)))
 	}
 	m.StatusCalls = medianInt(func(s *sample) int { return s.StatusCalls })
 	m.StatusSlow = medianInt(func(s *sample) int { return s.StatusSlow })
 	m.Chunks = medianInt(func(s *sample) int { return s.Chunks })
 	return m
+}
+
+// mid is the median of vals: the middle value, or the mean of the two
+// middle ones for an even count (a nearest-rank percentile would report
+// the lower of two runs).
+func mid(vals []float64) float64 {
+	if len(vals) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(vals))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -199,8 +199,12 @@ func TestMedian(t *testing.T) {
 		t.Errorf("median %+v, want 3 from the finished runs", m)
 	}
 	m = median([]sample{{ColdS: 3, Failed: "a"}, {ColdS: 5, Failed: "b"}})
-	if m.ColdS != 3 || m.Failed != "a" {
-		t.Errorf("all failed: %+v", m)
+	if m.ColdS != 4 || m.Failed != "a" {
+		t.Errorf("all failed: %+v, want 4 (the mean of the middle two)", m)
+	}
+	m = median([]sample{{ColdS: 6, Chunks: 10}, {ColdS: 2, Chunks: 13}})
+	if m.ColdS != 4 || m.Chunks != 12 {
+		t.Errorf("two runs: %+v, want cold 4 and chunks 12 (the mean of the two, not the lower)", m)
 	}
 }
 

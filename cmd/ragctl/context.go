@@ -165,15 +165,27 @@ func printPlugins(w io.Writer, resp *ipc.PluginsResponse) {
 	fmt.Fprintf(w, "%-14s %-10s %-9s %8s %8s %7s %9s %9s  %s\n", "NAME", "KIND", "STATE", "RESTARTS", "CALLS", "ERRORS", "P50", "P95", "COMMAND")
 	for _, p := range resp.Plugins {
 		cmd := p.Command
-		if p.Builtin {
+		switch {
+		case p.InProcess:
+			cmd = "built-in, in ragd's process"
+		case p.Builtin:
 			cmd = "built-in"
 		}
-		fmt.Fprintf(w, "%-14s %-10s %-9s %8d %8d %7d %7.1fms %7.1fms  %s\n", p.Name, p.Kind, p.State, p.Restarts,
-			p.Calls, p.Errors, p.P50MS, p.P95MS, cmd)
+		fmt.Fprintf(w, "%-14s %-10s %-9s %8d %8d %7d %9s %9s  %s\n", p.Name, p.Kind, p.State, p.Restarts,
+			p.Calls, p.Errors, callTime(p.P50MS), callTime(p.P95MS), cmd)
 		if p.LastError != "" {
 			fmt.Fprintf(w, "    last error: %s\n", p.LastError)
 		}
 	}
+}
+
+// callTime formats a call latency: in microseconds under 0.1 ms (an
+// in-process call), else in milliseconds.
+func callTime(ms float64) string {
+	if ms > 0 && ms < 0.1 {
+		return fmt.Sprintf("%.0fµs", ms*1000)
+	}
+	return fmt.Sprintf("%.1fms", ms)
 }
 
 // absIfExists makes a path given on the command line absolute when it

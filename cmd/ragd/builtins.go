@@ -19,7 +19,14 @@ import (
 )
 
 // The backends built into ragd. Each runs in its own process, started by
-// the daemon as `ragd plugin NAME`.
+// the daemon as `ragd plugin NAME`, except the heuristic reranker: it
+// scores, in microseconds, the metadata ragd itself sends, so the daemon
+// calls it in its own process and spares every search a round trip (a
+// [[plugin]] with subprocess = true still runs it apart). The extractors
+// parse untrusted files (a PDF, a DOCX zip that may inflate to 8× its
+// size, an HTML page whose parse no context can stop), uselite holds a
+// model and burns seconds of CPU, the others wait on servers: a crash, a
+// hang or a memory spike of theirs stays in their process.
 func init() {
 	builtin.Register("pdf", plugins.KindExtractor, func() any { return pdf.New() })
 	builtin.Register("docx", plugins.KindExtractor, func() any { return docx.New() })
@@ -28,7 +35,7 @@ func init() {
 	builtin.Register("uselite", plugins.KindEmbedder, func() any { return uselite.New() })
 	builtin.Register("ollama", plugins.KindEmbedder, func() any { return &presetProvider{httpembed.New(), "ollama"} })
 	builtin.Register("openai", plugins.KindEmbedder, func() any { return &presetProvider{httpembed.New(), "openai"} })
-	builtin.Register("heuristic", plugins.KindReranker, func() any { return heuristic.New() })
+	builtin.RegisterInProcess("heuristic", plugins.KindReranker, func() any { return heuristic.New() })
 	builtin.Register("http-rerank", plugins.KindReranker, func() any { return httprerank.New() })
 }
 

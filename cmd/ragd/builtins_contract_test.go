@@ -7,10 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/plugins"
+	"github.com/ragd/ragd/plugins/builtin"
 	"github.com/ragd/ragd/plugins/contract"
 	"github.com/ragd/ragd/plugins/host"
 )
@@ -18,7 +21,7 @@ import (
 // startBuiltins runs built-in backends the way the daemon does: this test
 // binary (which is ragd, see TestMain) started as `plugin NAME`, through
 // the host.
-func startBuiltins(t *testing.T, specs ...host.Spec) *host.Manager {
+func startBuiltins(t testing.TB, specs ...host.Spec) *host.Manager {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -129,4 +132,58 @@ func minimalDocx(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// The heuristic reranker called in ragd's process, as the daemon runs it,
+// passes the reranker contract and scores exactly as it does in a process
+// of its own (the plugin protocol carries modification times in whole
+// seconds, the epoch meaning none).
+func TestHeuristicInProcess(t *testing.T) {
+	sub := startBuiltins(t, host.Spec{Name: "heuristic", Kind: plugins.KindReranker})
+	in := startInProcessHeuristic(t)
+	if st := in.Status()[0]; st.State != ipc.PluginRunning || !st.InProcess || st.PID != 0 {
+		t.Fatalf("in-process heuristic: %+v", st)
+	}
+	inR, _ := in.Reranker("heuristic")
+	subR, _ := sub.Reranker("heuristic")
+	t.Run("contract", func(t *testing.T) { contract.TestReranker(t, inR) })
+
+	base := time.Date(2025, 3, 1, 12, 0, 0, 0, time.Local)
+	cands := []plugins.Candidate{
+		{ID: "1", Vault: "v", Path: "garden/soil.md", Title: "Soil", Heading: "Soil > Compost heaps", Score: 7.5, Modified: base.Add(300 * time.Millisecond)},
+		{ID: "2", Vault: "v", Path: "garden/soil.md", Heading: "Soil > Watering", Score: 7.5, Modified: base.Add(700 * time.Millisecond)},
+		{ID: "3", Vault: "v", Path: "kitchen/compost bin.md", Score: 3.25, Modified: base.Add(-36 * time.Hour)},
+		{ID: "4", Vault: "w", Path: "garden/soil.md", Title: "Composting soil", Score: 3.25},
+		{ID: "5", Vault: "v", Path: "old.md", Heading: "Heaps", Score: 1, Modified: time.Unix(0, 0)},
+		{ID: "6", Vault: "v", Path: "Ünïcode/Kompost-Haufen.md", Title: "Kompost", Score: 0.5, Modified: base.Add(time.Hour).UTC()},
+	}
+	for _, q := range []string{"compost heaps", "soil watering schedule", "the", "Kompost"} {
+		want, err := subR.Rerank(context.Background(), q, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := inR.Rerank(context.Background(), q, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: in-process scores %v, in a process of its own %v", q, got, want)
+		}
+	}
+}
+
+// startInProcessHeuristic serves the heuristic reranker in this process,
+// as the daemon does by default.
+func startInProcessHeuristic(t testing.TB) *host.Manager {
+	t.Helper()
+	m, err := host.New([]host.Spec{{Name: "heuristic", Kind: plugins.KindReranker, Builtin: true,
+		InProcess: builtin.InProcess("heuristic")}}, host.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -43,7 +44,7 @@ func TestHybridUseliteRankingGoldenAndSimilar(t *testing.T) {
 	t.Parallel()
 	models := useliteModelDir(t)
 	e := newEnv(t, nil)
-	copyTree(t, sourceFile("docs", "example-vault"), e.Vault)
+	ragdtest.CopyTree(t, sourceFile("docs", "example-vault"), e.Vault)
 	simVault := filepath.Join(e.Root, "sim")
 	if err := os.MkdirAll(simVault, 0o755); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,35 +78,6 @@ func useliteModelDir(t *testing.T) string {
 // this package's directory.
 func sourceFile(parts ...string) string {
 	return filepath.Join(append([]string{"..", ".."}, parts...)...)
-}
-
-// copyTree copies the regular files under src into dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if de.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !de.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // golden is one line of docs/example-vault-questions.tsv: a question and

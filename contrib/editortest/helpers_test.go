@@ -3,7 +3,6 @@ package editortest
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,32 +88,6 @@ func buildRagd(t *testing.T) string {
 	return bin
 }
 
-// copyDir copies the regular files of src into dst.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copy %s: %v", src, err)
-	}
-}
-
 // daemon is a ragd serving a copy of testdata/vault on a temp socket.
 type daemon struct {
 	*ragdtest.Daemon
@@ -129,7 +102,7 @@ func startDaemon(t *testing.T, bin, tail string, ready func(*ipc.StatusResponse)
 	t.Helper()
 	e := ragdtest.NewEnv(t, nil)
 	e.WriteConfig("", "", tail)
-	copyDir(t, filepath.Join("testdata", "vault"), e.Vault)
+	ragdtest.CopyTree(t, filepath.Join("testdata", "vault"), e.Vault)
 	d := &daemon{Daemon: ragdtest.Start(t, exec.Command(bin, "run", "-config", e.Config), e.Socket),
 		Socket: e.Socket, Vault: e.Vault}
 	d.WaitStatus(t, "the test daemon to be ready", ready)

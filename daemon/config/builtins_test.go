@@ -100,3 +100,53 @@ builtin = "uselite"
 		t.Errorf("Load without builtins: %d problems: %v", n, err)
 	}
 }
+
+// subprocess = true is kept for a built-in and refused for a command
+// (which always runs as a subprocess).
+func TestPluginSubprocess(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ragd.toml")
+	load := func(toml string) (*Config, error) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Load(file)
+	}
+	cfg, err := load(`[[plugin]]
+name = "heuristic"
+kind = "reranker"
+builtin = "heuristic"
+subprocess = true
+
+[[plugin]]
+name = "pdf"
+kind = "extractor"
+builtin = "pdf"
+`)
+	if err != nil || len(cfg.Plugins) != 2 || !cfg.Plugins[0].Subprocess || cfg.Plugins[1].Subprocess {
+		t.Fatalf("Load = %+v, %v", cfg, err)
+	}
+	_, err = load(`[[plugin]]
+name = "org"
+kind = "extractor"
+command = "org-extractor"
+subprocess = true
+
+[[plugin]]
+name = "pdf"
+kind = "extractor"
+builtin = "pdf"
+subprocess = "yes"
+`)
+	var got []string
+	for _, e := range AsErrors(err) {
+		got = append(got, fmt.Sprintf("%d %s: %s", e.Line, e.Key, e.Msg))
+	}
+	want := []string{
+		"5 plugin[0].subprocess: only for a built-in: a command always runs as a subprocess",
+		"11 plugin[1].subprocess: expected true or false, got " + describe("yes"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

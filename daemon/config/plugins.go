@@ -9,13 +9,15 @@ import (
 	"github.com/ragd/ragd/ipc"
 )
 
-// Plugin is one [[plugin]] entry: a backend run as a subprocess.
+// Plugin is one [[plugin]] entry: a backend run as a subprocess (or, for
+// some built-ins, in ragd's process).
 //
 //	[[plugin]]
 //	name = "embed"            # unique; what [search] refers to
 //	kind = "embedder"         # embedder | extractor | reranker
 //	builtin = "ollama"        # a backend built into ragd, or:
 //	command = "node"          # an executable (PATH is searched)
+//	subprocess = true         # built-ins: never in ragd's process
 //	args = ["org-extractor/index.js"]
 //	env = { KEY = "value" }
 //	timeout = "30s"           # per call; a call past it kills and restarts the plugin
@@ -34,6 +36,9 @@ type Plugin struct {
 	Concurrency int
 	Extensions  []string
 	Options     map[string]any
+	// Subprocess runs a built-in that ragd would call in its own process
+	// (the heuristic reranker) as `ragd plugin NAME`, like the others.
+	Subprocess bool
 }
 
 // Search holds the [search] table: which plugins serve queries and how the
@@ -60,7 +65,7 @@ type Search struct {
 var pluginKinds = []string{"embedder", "extractor", "reranker"}
 
 var (
-	pluginKeys = []string{"name", "kind", "builtin", "command", "args", "env", "timeout", "concurrency", "extensions", "options"}
+	pluginKeys = []string{"name", "kind", "builtin", "subprocess", "command", "args", "env", "timeout", "concurrency", "extensions", "options"}
 	searchKeys = []string{"embedder", "reranker", "fusion", "weights", "min_bm25", "min_similarity", "alpha"}
 )
 
@@ -142,6 +147,12 @@ func (v *validator) plugin(t map[string]any, key string) Plugin {
 				v.add(header, key+".command", "a plugin needs a command to run, or builtin = \"NAME\" for one built into ragd")
 			}
 		}
+	}
+	if sub, line, ok := v.bool(t, key, "subprocess"); ok {
+		if sub && !hasB {
+			v.add(line, key+".subprocess", "only for a built-in: a command always runs as a subprocess")
+		}
+		p.Subprocess = sub
 	}
 	if args, ok := v.strings(t, key, "args"); ok {
 		p.Args = args

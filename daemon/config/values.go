@@ -213,3 +213,17 @@ func levenshtein(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// path resolves a configured path, reporting empty values and bad "~".
+func (v *validator) path(line int, key, s string) (string, bool) {
+	if s == "" {
+		v.add(line, key, "must not be empty")
+		return "", false
+	}
+	p, err := resolvePath(s, v.baseDir)
+	if err != nil {
+		v.add(line, key, "%s: %v", quote(s), err)
+		return "", false
+	}
+	return p, true
+}

@@ -5,6 +5,7 @@ package indextest
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io/fs"
@@ -57,6 +58,20 @@ func FileOf(rel, abs string, fi fs.FileInfo) ingest.File {
 	return ingest.File{Rel: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime(), ID: filestat.Of(fi)}
 }
 
+// Restat stats files again, as a scan does after they were written.
+func Restat(t testing.TB, files []ingest.File) []ingest.File {
+	t.Helper()
+	out := make([]ingest.File, len(files))
+	for i, f := range files {
+		fi, err := os.Stat(f.Abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = FileOf(f.Rel, f.Abs, fi)
+	}
+	return out
+}
+
 // Open opens a store in dir; the caller closes it.
 func Open(t testing.TB, dir string) *index.Store {
 	t.Helper()
@@ -93,6 +108,22 @@ func Search(t testing.TB, s *index.Store, q string) []string {
 		paths = append(paths, h.Path)
 	}
 	return paths
+}
+
+// BenchVault indexes, for a benchmark, the shared vault at root (relative
+// to the calling package, skipping b when absent) — or the vault named by
+// RAGD_BENCH_VAULT, into RAGD_BENCH_DATA when set, so that a large one is
+// indexed once — and returns its files and the open store's directory. The
+// caller closes the store.
+func BenchVault(b *testing.B, root string) (s *index.Store, files []ingest.File, data string) {
+	b.Helper()
+	files = SharedVault(b, cmp.Or(os.Getenv("RAGD_BENCH_VAULT"), root))
+	if data = os.Getenv("RAGD_BENCH_DATA"); data == "" {
+		data = b.TempDir()
+	}
+	s = Open(b, data)
+	Sync(b, s, "v", files)
+	return s, files, data
 }
 
 // SharedVault lists the Markdown files of a vault under ../shared/vaults

@@ -1,9 +1,7 @@
 package ingest_test
 
 import (
-	"cmp"
 	"context"
-	"os"
 	"testing"
 
 	"github.com/ragd/ragd/index/indextest"
@@ -16,14 +14,7 @@ import (
 // by RAGD_BENCH_VAULT (indexed into RAGD_BENCH_DATA when set, so a large
 // one is indexed once).
 func BenchmarkWarmRestart(b *testing.B) {
-	root := cmp.Or(os.Getenv("RAGD_BENCH_VAULT"), "../../../shared/vaults/obsidian-hub")
-	files := indextest.SharedVault(b, root)
-	data := os.Getenv("RAGD_BENCH_DATA")
-	if data == "" {
-		data = b.TempDir()
-	}
-	s := indextest.Open(b, data)
-	indextest.Sync(b, s, "v", files)
+	s, files, data := indextest.BenchVault(b, "../../../shared/vaults/obsidian-hub")
 	s.Close()
 	b.ResetTimer()
 	for range b.N {

@@ -136,7 +136,7 @@ func TestExtractHookIndexesPDF(t *testing.T) {
 	if err := os.WriteFile(files[indexOf(files, "docs/report.pdf")].Abs, []byte("%PDF-1.4 edited"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files = refreshed(t, files)
+	files = indextest.Restat(t, files)
 	if res = syncExtract(t, s, files, ex.extract); res.Indexed != 1 || ex.count() != 2 {
 		t.Errorf("after an edit = %+v with %d extractions", res, ex.count())
 	}
@@ -149,21 +149,6 @@ func indexOf(files []ingest.File, rel string) int {
 		}
 	}
 	panic(rel)
-}
-
-// refreshed re-stats files after they were written.
-func refreshed(t *testing.T, files []ingest.File) []ingest.File {
-	t.Helper()
-	out := make([]ingest.File, len(files))
-	for i, f := range files {
-		fi, err := os.Stat(f.Abs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Size, f.ModTime = fi.Size(), fi.ModTime()
-		out[i] = f
-	}
-	return out
 }
 
 func TestExtractPlainTextTitleAndEmpty(t *testing.T) {

@@ -35,20 +35,6 @@ func (r *reads) take() map[string]int {
 	return n
 }
 
-// rescan stats the files again, as a scan does.
-func rescan(t *testing.T, files []ingest.File) []ingest.File {
-	t.Helper()
-	out := make([]ingest.File, len(files))
-	for i, f := range files {
-		fi, err := os.Stat(f.Abs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = indextest.FileOf(f.Rel, f.Abs, fi)
-	}
-	return out
-}
-
 // A pass skips a file whose size, modification time, inode and ctime are
 // those it was read with, without reading it; it reads every other one.
 func TestUnchangedFilesAreNotRead(t *testing.T) {
@@ -64,7 +50,7 @@ func TestUnchangedFilesAreNotRead(t *testing.T) {
 	if n := r.take(); len(n) != 4 {
 		t.Fatalf("first pass read %v", n)
 	}
-	if res := indextest.Sync(t, s, "v", rescan(t, files)); res.Unchanged != 4 {
+	if res := indextest.Sync(t, s, "v", indextest.Restat(t, files)); res.Unchanged != 4 {
 		t.Fatalf("second pass %+v", res)
 	}
 	if n := r.take(); len(n) != 0 {
@@ -98,7 +84,7 @@ func TestUnchangedFilesAreNotRead(t *testing.T) {
 	if err := os.Rename(tmp, backup); err != nil {
 		t.Fatal(err)
 	}
-	res := indextest.Sync(t, s, "v", rescan(t, files))
+	res := indextest.Sync(t, s, "v", indextest.Restat(t, files))
 	if n := r.take(); len(n) != 2 || n["garden.md"] != 1 || n["backup.md"] != 1 {
 		t.Errorf("third pass read %v, want the two rewritten files", n)
 	}
@@ -127,7 +113,7 @@ func TestRacilyCleanFilesAreReadAgainThenTrusted(t *testing.T) {
 	indextest.Sync(t, s, "v", files)
 	r.take()
 	before, _ := s.Document("v", "garden.md")
-	if res := indextest.Sync(t, s, "v", rescan(t, files)); res.Unchanged != 4 {
+	if res := indextest.Sync(t, s, "v", indextest.Restat(t, files)); res.Unchanged != 4 {
 		t.Fatalf("second pass %+v", res)
 	}
 	if n := r.take(); len(n) != 4 {
@@ -139,7 +125,7 @@ func TestRacilyCleanFilesAreReadAgainThenTrusted(t *testing.T) {
 	}
 	restore()
 	defer ingest.SetRacyWindow(0)()
-	indextest.Sync(t, s, "v", rescan(t, files))
+	indextest.Sync(t, s, "v", indextest.Restat(t, files))
 	if n := r.take(); len(n) != 0 {
 		t.Errorf("the third pass read %v", n)
 	}

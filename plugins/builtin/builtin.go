@@ -1,6 +1,8 @@
 // Package builtin is the registry of the backends compiled into ragd.
 // Each is served in its own process by `ragd plugin NAME` (Main), which
-// the host starts with the ragd executable as the command.
+// the host starts with the ragd executable as the command — except those
+// registered with RegisterInProcess, which the daemon calls in its own
+// process unless configured otherwise.
 package builtin
 
 import (
@@ -14,8 +16,9 @@ import (
 )
 
 type entry struct {
-	kind    string
-	factory func() any
+	kind      string
+	factory   func() any
+	inProcess bool
 }
 
 var (
@@ -43,6 +46,35 @@ func Register(name, kind string, factory func() any) {
 		panic(fmt.Sprintf("builtin.Register: %q registered twice", name))
 	}
 	registry[name] = entry{kind: kind, factory: factory}
+}
+
+// RegisterInProcess is Register for a built-in that the daemon calls in
+// its own process (see InProcess) rather than through `ragd plugin NAME`
+// (which still serves it, for a configuration that asks for a
+// subprocess): one whose work is cheap and whose input is trusted or
+// tightly bounded, so that neither a crash nor a memory spike of a
+// separate process is worth a round trip per call. Never one that parses
+// untrusted files. Its implementation must be safe for concurrent use,
+// return when a call's context ends, neither modify nor keep what it is
+// passed, and hold nothing that needs releasing (host.Spec.InProcess).
+func RegisterInProcess(name, kind string, factory func() any) {
+	Register(name, kind, factory)
+	mu.Lock()
+	defer mu.Unlock()
+	e := registry[name]
+	e.inProcess = true
+	registry[name] = e
+}
+
+// InProcess returns the factory of the built-in NAME when the daemon
+// calls it in its own process, else nil.
+func InProcess(name string) func() any {
+	mu.RLock()
+	defer mu.RUnlock()
+	if e := registry[name]; e.inProcess {
+		return e.factory
+	}
+	return nil
 }
 
 // Lookup returns the kind and factory of the built-in NAME.

@@ -20,6 +20,7 @@ import (
 func init() {
 	builtin.Register("fake-embedder", plugins.KindEmbedder, func() any { return testplugin.New(plugins.KindEmbedder) })
 	builtin.Register("fake-reranker", plugins.KindReranker, func() any { return testplugin.New(plugins.KindReranker) })
+	builtin.RegisterInProcess("fake-inprocess", plugins.KindReranker, func() any { return testplugin.New(plugins.KindReranker) })
 }
 
 // TestMain is also `ragd plugin NAME`: the host starts built-ins as the
@@ -43,10 +44,13 @@ func TestRegistry(t *testing.T) {
 	if _, _, ok := builtin.Lookup("nope"); ok {
 		t.Error("Lookup(nope) found something")
 	}
-	if got := builtin.Names(); !slices.Equal(got, []string{"fake-embedder", "fake-reranker"}) {
+	if builtin.InProcess("fake-inprocess") == nil || builtin.InProcess("fake-reranker") != nil || builtin.InProcess("nope") != nil {
+		t.Error("InProcess gives the factory of exactly the built-ins registered in-process")
+	}
+	if got := builtin.Names(); !slices.Equal(got, []string{"fake-embedder", "fake-inprocess", "fake-reranker"}) {
 		t.Errorf("Names = %v", got)
 	}
-	if err := builtin.Main("nope"); err == nil || !strings.Contains(err.Error(), "fake-embedder, fake-reranker") {
+	if err := builtin.Main("nope"); err == nil || !strings.Contains(err.Error(), "fake-embedder, fake-inprocess, fake-reranker") {
 		t.Errorf("Main(unknown) = %v", err)
 	}
 	if err := builtin.Main("fake-embedder"); err == nil || !strings.Contains(err.Error(), "not by hand") {
@@ -67,11 +71,15 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// Built-ins started by the host as "<this executable> plugin NAME".
+// Built-ins started by the host as "<this executable> plugin NAME", or
+// called in the host's process; one registered in-process is still served
+// by `plugin NAME` when its spec asks for a subprocess.
 func TestBuiltinsThroughHost(t *testing.T) {
 	m, err := host.New([]host.Spec{
 		{Name: "fake-embedder", Kind: plugins.KindEmbedder, Builtin: true},
 		{Name: "fake-reranker", Kind: plugins.KindReranker, Builtin: true},
+		{Name: "fake-inprocess", Kind: plugins.KindReranker, Builtin: true, InProcess: builtin.InProcess("fake-inprocess")},
+		{Name: "fake-inprocess-sub", Kind: plugins.KindReranker, Builtin: true, Args: []string{"plugin", "fake-inprocess"}},
 	}, host.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -84,12 +92,18 @@ func TestBuiltinsThroughHost(t *testing.T) {
 	}
 	exe, _ := os.Executable()
 	for _, st := range m.Status() {
-		if st.State != ipc.PluginRunning || !st.Builtin || st.Command != exe {
+		inProcess := st.Name == "fake-inprocess"
+		if st.State != ipc.PluginRunning || !st.Builtin || st.InProcess != inProcess || (st.PID == 0) != inProcess ||
+			(st.Command == exe) == inProcess {
 			t.Fatalf("%+v", st)
 		}
 	}
 	e, _ := m.Embedder("fake-embedder")
 	contract.TestEmbedder(t, e)
-	r, _ := m.Reranker("fake-reranker")
-	contract.TestReranker(t, r)
+	for _, name := range []string{"fake-reranker", "fake-inprocess", "fake-inprocess-sub"} {
+		t.Run(name, func(t *testing.T) {
+			r, _ := m.Reranker(name)
+			contract.TestReranker(t, r)
+		})
+	}
 }

@@ -12,6 +12,7 @@ package contract
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -414,4 +415,12 @@ func TestReranker(t *testing.T, h plugins.Reranker) {
 		}
 	})
 	t.Run("single", func(t *testing.T) { rerank(t, cands[:1]) })
+	// An in-process reranker is handed ragd's own candidates.
+	t.Run("input unchanged", func(t *testing.T) {
+		cs := slices.Clone(cands)
+		rerank(t, cs)
+		if !slices.Equal(cs, cands) {
+			t.Errorf("Rerank changed its candidates:\n%+v\nwas\n%+v", cs, cands)
+		}
+	})
 }

@@ -40,7 +40,7 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 		}
 		deadline := time.Now().Add(p.spec.Timeout)
 		cctx, cancel := context.WithDeadline(ctx, deadline)
-		err = fn(cctx, inst)
+		err = p.invoke(cctx, inst, fn)
 		// gRPC may return DeadlineExceeded (the plugin reset the stream at
 		// the deadline it was sent) a moment before cctx's own timer fires:
 		// the clock, not cctx.Err, says whether the call ran out of time.
@@ -50,8 +50,13 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 		switch {
 		case err == nil:
 			return nil
+		case errors.Is(err, errPanicked): // the instance is already being replaced
+			return fmt.Errorf("%s: %w", op, err)
 		case timedOut:
 			reason := fmt.Sprintf("%s call ran past its %s timeout; process killed", op, p.spec.Timeout)
+			if inst.inProcess {
+				reason = fmt.Sprintf("%s call ran past its %s timeout; implementation replaced", op, p.spec.Timeout)
+			}
 			p.breakInstance(inst, reason, true)
 			return fmt.Errorf("%s: %w after %s (the plugin is being restarted)", op, ErrTimeout, p.spec.Timeout)
 		case ctx.Err() != nil:
@@ -75,6 +80,9 @@ func (p *proc) attempt(ctx context.Context, op string, fn func(ctx context.Conte
 // itself answer UNAVAILABLE (a service it relies on is down): then its
 // health service still answers.
 func processLost(ctx context.Context, inst *instance, err error) bool {
+	if inst.inProcess {
+		return false
+	}
 	if inst.client.Exited() {
 		return true
 	}

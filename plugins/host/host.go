@@ -1,6 +1,8 @@
 // Package host starts ragd's backend plugins as go-plugin subprocesses
 // (gRPC), supervises them and hands the daemon handles that implement
-// plugins.Embedder, plugins.Extractor and plugins.Reranker.
+// plugins.Embedder, plugins.Extractor and plugins.Reranker. A built-in
+// whose Spec has an InProcess factory is called in the daemon's own
+// process instead, through the same handles (inprocess.go).
 //
 // Every call through a handle is bounded by the plugin's timeout (past it
 // the process is killed and restarted, and the call fails with
@@ -62,6 +64,13 @@ type Spec struct {
 	// call, so a default extractor nobody needs (no PDFs in the vaults)
 	// costs nothing. Until then their state is "idle".
 	Lazy bool
+	// InProcess, for a built-in, makes the implementation the host then
+	// calls in its own process (inprocess.go) instead of starting a
+	// subprocess; Command and Args are unused. The implementation must be
+	// safe for concurrent use, return when a call's context ends, neither
+	// modify nor keep what it is passed, and hold nothing that needs
+	// releasing.
+	InProcess func() any
 }
 
 // Defaults.
@@ -85,7 +94,12 @@ func (s Spec) withDefaults() (Spec, error) {
 		return s, fmt.Errorf("plugin %q: unknown kind %q (want %s, %s or %s)", s.Name, s.Kind,
 			plugins.KindEmbedder, plugins.KindExtractor, plugins.KindReranker)
 	}
-	if s.Builtin {
+	if s.InProcess != nil {
+		if !s.Builtin {
+			return s, fmt.Errorf("plugin %q: only a built-in runs in-process", s.Name)
+		}
+		s.Command, s.Args = "", nil
+	} else if s.Builtin {
 		if s.Command == "" {
 			exe, err := os.Executable()
 			if err != nil {
@@ -97,7 +111,7 @@ func (s Spec) withDefaults() (Spec, error) {
 			s.Args = []string{"plugin", s.Name}
 		}
 	}
-	if s.Command == "" {
+	if s.Command == "" && s.InProcess == nil {
 		return s, fmt.Errorf("plugin %q: no command", s.Name)
 	}
 	if s.Timeout <= 0 {

@@ -31,6 +31,8 @@ type instance struct {
 	out     *output
 	kill    context.CancelFunc // SIGKILLs the process (exec.CommandContext)
 
+	inProcess bool // served in the daemon's process (inprocess.go): no client, cmd or out
+
 	once       sync.Once
 	broken     chan struct{}
 	reason     string
@@ -41,6 +43,9 @@ type instance struct {
 // startInstance starts the plugin process, performs the handshake and
 // calls Configure then Info. On error everything it started is gone.
 func startInstance(ctx context.Context, kill context.CancelFunc, spec Spec, cfg *Config, log *slog.Logger) (*instance, any, map[string]string, error) {
+	if spec.InProcess != nil {
+		return startInProcess(ctx, kill, spec, cfg)
+	}
 	cmd := exec.CommandContext(ctx, spec.Command, spec.Args...)
 	cmd.Env = pluginEnv(spec, log)
 	if !cfg.noPdeathsig {
@@ -126,6 +131,10 @@ func (inst *instance) startFailed(err error) error {
 // output read.
 func (inst *instance) stop(graceful bool) {
 	inst.stopped.Do(func() {
+		if inst.inProcess { // nothing to end: the supervisor drops it
+			inst.kill()
+			return
+		}
 		if !graceful {
 			inst.kill()
 		}
@@ -138,7 +147,7 @@ func (inst *instance) stop(graceful bool) {
 // exitStatus is "exit status 1", "signal: killed", ... once the process
 // has been waited for (after stop), else "".
 func (inst *instance) exitStatus() string {
-	if inst.cmd.ProcessState == nil {
+	if inst.cmd == nil || inst.cmd.ProcessState == nil {
 		return ""
 	}
 	return inst.cmd.ProcessState.String()

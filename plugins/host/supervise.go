@@ -211,6 +211,8 @@ func (p *proc) supervise() {
 		if lastFailure != "" {
 			p.log.Info("plugin running after failing to start", "pid", inst.pid, "failed_attempts", repeats)
 			lastFailure = ""
+		} else if inst.inProcess {
+			p.log.Info("plugin running in ragd's process")
 		} else {
 			p.log.Info("plugin running", "pid", inst.pid)
 		}
@@ -224,7 +226,7 @@ func (p *proc) supervise() {
 			return
 		}
 		inst.stop(false)
-		if !deliberate {
+		if !deliberate && !inst.inProcess {
 			if st := inst.exitStatus(); st != "" {
 				reason += " (" + st + ")"
 			}
@@ -301,6 +303,14 @@ func (p *proc) setFailed(reason string, retryIn time.Duration, startErr bool) {
 // watch blocks until inst must go: it returns why, or "" when the manager
 // is closing, and whether the host is killing a live process.
 func (p *proc) watch(inst *instance) (reason string, deliberate bool) {
+	if inst.inProcess { // no process to poll or health-check
+		select {
+		case <-p.done:
+			return "", false
+		case <-inst.broken:
+			return inst.reason, inst.deliberate
+		}
+	}
 	poll := time.NewTicker(exitPoll)
 	defer poll.Stop()
 	health := time.NewTicker(p.cfg.HealthInterval)
@@ -400,6 +410,7 @@ func (p *proc) status() ipc.PluginStatus {
 		Kind:      p.spec.Kind,
 		Command:   p.spec.Command,
 		Builtin:   p.spec.Builtin,
+		InProcess: p.spec.InProcess != nil,
 		State:     p.state,
 		PID:       p.pid,
 		Restarts:  p.restarts,
