@@ -223,7 +223,7 @@ func TestClientRunsAndEvents(t *testing.T) {
 	if len(f.runLimits) != 1 || f.runLimits[0] != 5 {
 		t.Errorf("limit sent = %v", f.runLimits)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var got []ipc.Event
 	errDone := errors.New("done")

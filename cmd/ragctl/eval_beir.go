@@ -201,7 +201,7 @@ func readQrels(path string) (map[string]metrics.Judgments, error) {
 		}
 		score, err := strconv.Atoi(fields[2])
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: score %q: %v", path, line, fields[2], err)
+			return nil, fmt.Errorf("%s:%d: score %q: %w", path, line, fields[2], err)
 		}
 		if out[fields[0]] == nil {
 			out[fields[0]] = metrics.Judgments{}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragd/ragd/internal/ragdtest"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -436,7 +437,7 @@ func TestEventsStream(t *testing.T) {
 	// next waits for an event of type typ for path, skipping others.
 	next := func(typ, path string) ipc.Event {
 		t.Helper()
-		timeout := time.After(10 * time.Second)
+		timeout := time.After(ragdtest.WaitTimeout)
 		for {
 			select {
 			case ev := <-events:
@@ -444,7 +445,7 @@ func TestEventsStream(t *testing.T) {
 					return ev
 				}
 			case <-timeout:
-				t.Fatalf("no %q event for %s within 10s", typ, path)
+				t.Fatalf("no %q event for %s within %s", typ, path, ragdtest.WaitTimeout)
 			}
 		}
 	}
