@@ -181,7 +181,16 @@ func firstLine(s string) string {
 	return s
 }
 
-func (e *env) client() *ipc.Client { return ipc.NewClient(e.socketPath()) }
+// client is a client of the daemon that says, once, when the daemon
+// speaks a newer protocol than this ragctl (which keeps working).
+func (e *env) client() *ipc.Client {
+	c := ipc.NewClient(e.socketPath())
+	c.OnNewerServer = func(server int) {
+		fmt.Fprintf(e.stderr, "ragctl: ragd speaks protocol %d, this ragctl %d: upgrade ragctl to ragd's release for what is new\n",
+			server, ipc.ProtocolVersion)
+	}
+	return c
+}
 
 // fail prints err and returns the matching exit code: 3 when the daemon
 // is unreachable, 2 when it refused the request as invalid (a usage
