@@ -53,7 +53,7 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	switch {
 	case d.active != nil || queued > 0:
 		resp.State = ipc.StateIndexing
-	case resp.Vector != nil && resp.Vector.Pending > 0:
+	case resp.Vector != nil && (resp.Vector.Pending > 0 || d.embedding.settling.Load()):
 		resp.State = ipc.StateEmbedding
 	}
 	if j := d.active; j != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ragd/ragd/index"
@@ -30,6 +31,11 @@ type embedding struct {
 	// maintained is when dead vectors were last collected and the
 	// snapshot written (the worker goroutine's own).
 	maintained time.Time
+	// settling is set from the first vectors a drain stores until the
+	// drain ends, the similarity floor calibrated on them: status says
+	// embedding meanwhile, so that idle means a vector search finds what
+	// it will find (before the floor the vector channel grounds nothing).
+	settling atomic.Bool
 }
 
 const (
@@ -137,6 +143,7 @@ func (e *embedding) drain(ctx context.Context) error {
 	// The floor measured before a restart holds from the first query.
 	e.d.engine.RestoreCalibration(e.d.store)
 	embedded := 0
+	defer e.settling.Store(false)
 	defer func() {
 		if embedded >= settleAfterChunks && ctx.Err() == nil {
 			e.d.settleMemory()
@@ -228,6 +235,9 @@ func (e *embedding) embedBatch(ctx context.Context, sig string, pend []index.Pen
 		return fmt.Errorf("embedder %s returned %d vectors for %d texts", e.name, len(vecs), len(texts))
 	}
 	swapped, err := e.d.store.PutVectors(sig, hashes, vecs)
+	if err == nil {
+		e.settling.Store(true)
+	}
 	if swapped {
 		e.d.log.Info("re-embedding finished: the new vector space now serves queries", "embedder", e.name)
 	}

@@ -95,7 +95,8 @@ const (
 	StateIndexing = "indexing" // files are being (or are queued to be) indexed
 	// StateEmbedding: every file is indexed (searchable by keywords) but
 	// chunks still wait for vectors (Vector.Pending), also while the
-	// embedder is failing (Vector.LastError says why).
+	// embedder is failing (Vector.LastError says why), and until the
+	// similarity floor is measured on the vectors just stored.
 	StateEmbedding = "embedding"
 	StateIdle      = "idle" // nothing left to do
 )
