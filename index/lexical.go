@@ -38,10 +38,19 @@ func journalKey(seq uint64) []byte {
 // replayBatch is how many notes a replay or rebuild adds per segment.
 const replayBatch = 2048
 
+// TuneSegments, when set, adjusts the options of the segment set of every
+// store opened after. It is a test hook, set before any store is opened:
+// the crash trials (make torture) make segments tiny, so that flushes and
+// merges run all the time.
+var TuneSegments func(*segment.Options)
+
 // openLexical opens the segment set in dir and brings it up to the store's
 // journal.
 func (s *Store) openLexical(dir string, rebuild bool) error {
 	opts := segment.Options{Dir: dir, Logger: s.log, OnFlush: s.dropJournal}
+	if TuneSegments != nil {
+		TuneSegments(&opts)
+	}
 	if rebuild {
 		if err := segment.Reset(dir); err != nil {
 			return fmt.Errorf("index: reset segments: %w", err)
