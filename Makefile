@@ -9,7 +9,7 @@ FUZZTIME ?= 30s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X github.com/ragd/ragd/internal/version.Version=$(VERSION)
 
-.PHONY: build run test vet check bench bench-watch bench-scale eval fuzz clean models proto proto-check install uninstall
+.PHONY: build run test vet check bench bench-watch bench-scale eval fuzz torture clean models proto proto-check install uninstall
 
 # Where `make install` puts things. PREFIX/bin gets ragd and ragctl,
 # PREFIX/share/ragd/models the offline model (ragd looks for it there,
@@ -145,6 +145,44 @@ bench-scale: build
 			-hub "$(VAULTS_DIR)/obsidian-hub" -corpus "$(EVAL_DIR)/scifact/corpus.jsonl" \
 			-ragd bin/ragd -peer-bin bin/ragd-peer $(BENCH_FLAGS); \
 	else echo "skipping: $(VAULTS_DIR)/obsidian-hub or $(EVAL_DIR)/scifact not found"; fi
+
+# The fault suite, not part of make test (about 25 minutes on obsidian-hub).
+# First TestTorture: TORTURE_TRIALS kill -9 trials — during a cold index
+# (with default segments, and with tiny ones flushing and merging all the
+# time), during and after a burst of 300 edits, creations, deletions,
+# renames and folder moves, and at each step of a segment merge's commit —
+# each restarted daemon compared with a clean build (Store.Check,
+# Store.Dump, 30 queries), then 16 clients × 1,000 queries during a cold
+# index; on TORTURE_VAULT (obsidian-hub when present, else 3,000 synthetic
+# notes), with TORTURE_SEED. Then the fault tests once each, as a table:
+# vaults unmounted, emptied and vanished, disk full, unreadable folders, a
+# squatted socket directory and foreign listeners, plugin crashes, hangs and
+# process groups, malformed MCP input, JSON errors, a note too large to
+# index. The full output goes to TORTURE_LOG.
+TORTURE_TRIALS ?= 50
+TORTURE_SEED   ?= 1
+TORTURE_VAULT  ?= $(abspath $(wildcard $(VAULTS_DIR)/obsidian-hub))
+TORTURE_LOG    ?= $(or $(TMPDIR),/tmp)/ragd-torture.log
+TORTURE_FLAGS  ?=
+TORTURE_FAULTS := TestUnmountedVaultKeepsItsIndex TestVaultEmptiedWhileStopped TestMassDeletionIsHeld \
+	TestEmptiedVaultConfirmed TestWatchVaultRootRemovedAndRestored TestOfflineVaultKeepsItsIndex \
+	TestDiskFullPausesIndexing TestDiskFullRefusesWrites TestUnreadableFolderIsSkipped \
+	TestCrashedExtractionIsRetried TestPluginHangingExtractorIsKilledAndRetried TestPluginExitsAtStartup \
+	TestTimeoutKillsThePluginsChildren TestKillMidBatch TestTimeoutKillsAndRestarts TestCrashOutsideCallRestarts \
+	TestWaitForRestart TestPluginsExitWhenHostKilled TestCrashDuringIndexingLeavesAConsistentIndex \
+	TestCrashDuringSegmentMerge TestSquattedSocketDirectory TestListenRefusesUnsafeDirectory TestClientRefuses.* \
+	TestMCPKeepsServingAfterMalformedMessages TestEveryErrorIsJSON TestNoteTooLargeIsSkippedWithItsReason \
+	TestNoteTooLargeIsFailedUnread
+empty :=
+space := $(empty) $(empty)
+torture: vet
+	@set -o pipefail; RAGD_TORTURE_TRIALS=$(TORTURE_TRIALS) RAGD_TORTURE_SEED=$(TORTURE_SEED) RAGD_TORTURE_VAULT="$(TORTURE_VAULT)" \
+		$(GO) test -count=1 -timeout 4h -v $(TORTURE_FLAGS) -run '^TestTorture$$' ./cmd/ragd 2>&1 | tee "$(TORTURE_LOG)" | \
+		grep -E '^(torture:|\||load:|--- FAIL|FAIL|ok )'
+	@set -o pipefail; $(GO) test -count=1 -timeout 30m -v $(TORTURE_FLAGS) -run '^($(subst $(space),|,$(strip $(TORTURE_FAULTS))))$$' \
+		./cmd/ragd ./cmd/ragctl ./ipc ./index ./index/ingest ./plugins/host ./e2e 2>&1 | tee -a "$(TORTURE_LOG)" | \
+		grep -E '^(--- |ok |FAIL)'
+	@echo "full output: $(TORTURE_LOG)"
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

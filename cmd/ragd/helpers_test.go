@@ -20,6 +20,7 @@ func TestMain(m *testing.M) {
 	// still apply to (unreadable folders).
 	otheruser.ReexecWithoutDAC("RAGD_TEST_NO_DAC")
 	if os.Getenv("RAGD_TEST_MAIN") == "1" {
+		tuneSegmentsFromEnv()
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -79,13 +79,7 @@ func TestStaleSocketIsReplaced(t *testing.T) {
 // the middle of its first indexing pass, restarts it, and checks that the
 // index it ends with is identical to a clean build of the same vault.
 func TestCrashDuringIndexingLeavesAConsistentIndex(t *testing.T) {
-	vault := map[string]string{}
-	for i := range 3000 {
-		vault[fmt.Sprintf("n%02d/note-%04d.md", i%40, i)] = fmt.Sprintf(
-			"---\ntags: [t%d]\n---\n# Note %d\n\nAlpha %d beta gamma.\n\n## Section\n\n%s\n",
-			i%7, i, i, strings.Repeat(fmt.Sprintf("word%d filler text ", i%97), 20))
-	}
-	e := newEnv(t, vault)
+	e := newEnv(t, syntheticVault(3000))
 	d := e.ragd("run", "-config", e.Config)
 	// Wait until indexing has visibly started, then kill.
 	st := d.WaitStatus(t, "indexing to start", func(st *ipc.StatusResponse) bool {
