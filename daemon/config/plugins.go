@@ -245,7 +245,7 @@ func (v *validator) arrayOfTables(raw any, name string) ([]any, bool) {
 	case []any:
 		return val, true
 	case map[string]any:
-		v.add(v.pos.line(name), name, "write [[%s]] (an array of tables), not [%s]", name, name)
+		v.add(v.pos.line(name), name, "%ss are an array of tables: write [[%s]], not [%s]", name, name, name)
 	default:
 		v.add(v.pos.line(name), name, "expected [[%s]] tables, got %s", name, describe(val))
 	}

@@ -15,21 +15,8 @@ import (
 // and exclude globs, size limit and watch setting) and that no two share
 // a name.
 func (v *validator) vaults(raw any) []Vault {
-	var elems []any
-	switch val := raw.(type) {
-	case nil:
-		return nil
-	case []map[string]any: // [[vault]] tables
-		for _, m := range val {
-			elems = append(elems, m)
-		}
-	case []any: // vault = [{...}, ...]
-		elems = val
-	case map[string]any:
-		v.add(v.pos.line("vault"), "vault", "vaults are an array of tables: write [[vault]], not [vault]")
-		return nil
-	default:
-		v.add(v.pos.line("vault"), "vault", "expected [[vault]] tables, got %s", describe(val))
+	elems, ok := v.arrayOfTables(raw, "vault")
+	if !ok {
 		return nil
 	}
 	var out []Vault
