@@ -100,7 +100,7 @@ func TestBuiltinUseliteContract(t *testing.T) {
 	contract.TestEmbedder(t, e)
 }
 
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
