@@ -124,6 +124,12 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []grap
 	if len(matches) == 0 {
 		return nil, nil
 	}
+	return s.topHits(scores, k, filter), matches
+}
+
+// topHits turns the graph's chunk scores into the k best hits in scope,
+// best first (ties by chunk).
+func (s *Store) topHits(scores map[graph.ChunkRef]float64, k int, filter Filter) []Hit {
 	v := s.view()
 	defer v.Release()
 	hits := make([]Hit, 0, len(scores))
@@ -147,7 +153,7 @@ func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []grap
 	if len(hits) > k {
 		hits = hits[:k]
 	}
-	return hits, matches
+	return hits
 }
 
 // LinkSearch is the graph side of a relationship question (graph.Graph.
@@ -161,29 +167,7 @@ func (s *Store) LinkSearch(terms []string, embeds bool, k int, filter Filter) ([
 	if len(scores) == 0 || k <= 0 {
 		return nil, nil
 	}
-	v := s.view()
-	defer v.Release()
-	hits := make([]Hit, 0, len(scores))
-	for ref, sc := range scores {
-		r, ok := v.Find(uint64(ref.Doc))
-		if !ok {
-			continue
-		}
-		h, ok := hitAt(v, r, ref.Ord, sc)
-		if !ok || filter != nil && !filter(h.Vault, h.Path) {
-			continue
-		}
-		hits = append(hits, h)
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		return hits[i].Ref.less(hits[j].Ref)
-	})
-	if len(hits) > k {
-		hits = hits[:k]
-	}
+	hits := s.topHits(scores, k, filter)
 	out := make([]DocID, len(subjects))
 	for i, id := range subjects {
 		out[i] = DocID(id)

@@ -3,8 +3,8 @@ package segment
 import (
 	"container/heap"
 	"math"
+	"math/bits"
 	"sort"
-	"sync"
 )
 
 // Group is one word of a query: its analysed variants (one per language
@@ -54,70 +54,6 @@ type ChunkHit struct {
 	Ord                        uint32
 	Score                      float64
 	Parent, LineStart, LineEnd uint32
-}
-
-// scratch is a segment's per-query working memory, pooled.
-type scratch struct {
-	acc     []float32 // by chunk: the chunk's own evidence
-	mask    []uint32  // by chunk: query words matched
-	touched []uint32  // chunks with acc set
-	slot    []int32   // by note: 1 + index into the note values, 0 none
-	notes   []uint32  // notes with a slot
-	tv, rv  []float32 // note values by slot×groups: title tf, other fields
-	nmask   []uint32  // by slot: words matched in note fields
-	agg     []int32   // by note: 1 + index into aggs
-	aggs    []noteAgg
-	xi      []int32   // by chunk: 1 + index of its row in xs
-	xs      []float32 // rows of groups: a chunk's own field frequencies, normalised
-	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
-	xr      []float32 // like xs, not length-normalised
-}
-
-type noteAgg struct {
-	note      uint32
-	best      uint32
-	bestScore float32
-	mask      uint32
-}
-
-var scratchPool sync.Pool
-
-func getScratch(chunks, notes uint32) *scratch {
-	sc, _ := scratchPool.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
-	}
-	if uint32(len(sc.acc)) < chunks {
-		sc.acc = make([]float32, chunks+chunks/4)
-		sc.mask = make([]uint32, chunks+chunks/4)
-	}
-	if uint32(len(sc.slot)) < notes {
-		sc.slot = make([]int32, notes+notes/4)
-		sc.agg = make([]int32, notes+notes/4)
-	}
-	if uint32(len(sc.xi)) < chunks {
-		sc.xi = make([]int32, chunks+chunks/4)
-	}
-	return sc
-}
-
-func (sc *scratch) release() {
-	for _, c := range sc.touched {
-		sc.acc[c], sc.mask[c], sc.xi[c] = 0, 0, 0
-	}
-	for _, n := range sc.notes {
-		sc.slot[n] = 0
-	}
-	for _, a := range sc.aggs {
-		sc.agg[a.note] = 0
-	}
-	sc.touched, sc.notes, sc.aggs = sc.touched[:0], sc.notes[:0], sc.aggs[:0]
-	sc.tv, sc.rv, sc.nmask = sc.tv[:0], sc.rv[:0], sc.nmask[:0]
-	sc.xs, sc.rt, sc.xr = sc.xs[:0], sc.rt[:0], sc.xr[:0]
-	if len(sc.acc) > 1<<22 || cap(sc.touched) > 1<<20 {
-		return // do not pin the memory of an exceptional query
-	}
-	scratchPool.Put(sc)
 }
 
 // searcher is one search over a view.
@@ -235,60 +171,6 @@ func (s *searcher) prepare() bool {
 		}
 	}
 	return any
-}
-
-// anchorOnly reports whether group g occurs only as anchor text.
-func (s *searcher) anchorOnly(g int) bool {
-	if s.q.Resolve == nil || s.p.Anchor+s.p.AnchorContext <= 0 {
-		return false
-	}
-	for k := range s.ents {
-		for _, e := range s.ents[k][g] {
-			if e.nAnchor > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// anchors sums, per target note and query word, the anchor text of the
-// links pointing at it.
-func (s *searcher) anchors() {
-	s.anchor = make(map[uint64][]float32)
-	cache := make(map[string][]uint64)
-	G := len(s.groups)
-	for k, ss := range s.v.segs {
-		for g := range s.groups {
-			for _, e := range s.ents[k][g] {
-				it := ss.seg.anchorPostings(e)
-				for it.next() {
-					if ss.deleted(it.source) {
-						continue
-					}
-					key := ss.seg.key(it.key)
-					ids, ok := cache[key]
-					if !ok {
-						ids = s.q.Resolve(key)
-						cache[key] = ids
-					}
-					src := ss.seg.NoteID(it.source)
-					w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
-					for _, id := range ids {
-						if id == src {
-							continue // a note's links to itself say nothing about it
-						}
-						a := s.anchor[id]
-						if a == nil {
-							a = make([]float32, G)
-							s.anchor[id] = a
-						}
-						a[g] += w
-					}
-				}
-			}
-		}
-	}
 }
 
 // slotOf returns note n's index into the note values, adding it.
@@ -479,7 +361,7 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 			mask |= sc.nmask[sl-1]
 		}
 		hit := NoteHit{ID: id, Score: score, Max: max, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
-			Matched: popcount(mask), Ref: Ref{k, a.note}}
+			Matched: bits.OnesCount32(mask), Ref: Ref{k, a.note}}
 		if h.Len() == depth {
 			(*h)[0] = hit // it beats the weakest, which leaves
 			heap.Fix(h, 0)
@@ -487,95 +369,6 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 			heap.Push(h, hit)
 		}
 	}
-}
-
-// noteScore is note n's score with chunk best as its passage: the
-// chunk's score (chunkScore, proximity bonus included) plus NoteBM25 times
-// the whole note's BM25F.
-func (s *searcher) noteScore(sc *scratch, seg *Segment, n uint32, chunkScore float64) float64 {
-	if s.p.NoteBM25 == 0 || sc.agg[n] == 0 {
-		return chunkScore
-	}
-	return chunkScore + s.p.NoteBM25*s.wholeNote(sc, seg, n)
-}
-
-// wholeNote is note n's BM25F over the whole note (its chunks' fields
-// summed, normalised by the note's length).
-func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
-	p := s.p
-	G := len(s.groups)
-	first, cnt := seg.NoteChunks(n)
-	l := 0.0
-	for c := first; c < first+cnt; c++ {
-		r := seg.chunkRow(c)
-		l += p.Heading*float64(le.Uint16(r[crHead:])) + p.Body*float64(le.Uint16(r[crBody:]))
-	}
-	if cnt > 0 {
-		l += p.Title * float64(le.Uint16(seg.chunkRow(first)[crTitle:]))
-	}
-	st := s.v.stats
-	avg := (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
-	bn := 1 - p.B + p.B*l/avg
-	rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
-	score := 0.0
-	for g := range G {
-		x := float64(rsum[g]) / bn
-		if sl := sc.slot[n]; sl != 0 {
-			i := int(sl-1)*G + g
-			x += float64(sc.tv[i])/bn + float64(sc.rv[i])
-		}
-		if x > 0 {
-			score += s.idf[g] * sat(x, p.K1)
-		}
-	}
-	return score
-}
-
-// norm is chunk row r's length normalisation.
-func (s *searcher) norm(r []byte) float64 {
-	p := s.p
-	l := p.Title*float64(le.Uint16(r[crTitle:])) + p.Heading*float64(le.Uint16(r[crHead:])) +
-		p.Body*float64(le.Uint16(r[crBody:]))
-	return 1 - p.B + p.B*l/s.avgW
-}
-
-// base is the score a chunk (row r) of note n gets from the note's fields
-// alone.
-func (s *searcher) base(sc *scratch, n uint32, r []byte) float64 {
-	sl := sc.slot[n]
-	if sl == 0 {
-		return 0
-	}
-	G := len(s.groups)
-	bc := s.norm(r)
-	b := 0.0
-	for g := range s.groups {
-		i := int(sl-1)*G + g
-		if x := float64(sc.tv[i])/bc + float64(sc.rv[i]); x > 0 {
-			b += s.idf[g] * sat(x, s.p.K1)
-		}
-	}
-	return b
-}
-
-// maxOf is the score of the query words in mask at saturation.
-func (s *searcher) maxOf(mask uint32) float64 {
-	m := 0.0
-	for g, w := range s.idf {
-		if mask&(1<<g) != 0 {
-			m += w * (s.p.K1 + 1)
-		}
-	}
-	return m
-}
-
-// max is the score of a chunk matching every query word at saturation.
-func (s *searcher) max() float64 {
-	m := 0.0
-	for _, w := range s.idf {
-		m += w * (s.p.K1 + 1)
-	}
-	return m
 }
 
 func (s *searcher) chunkHit(seg *Segment, c uint32, score float64) ChunkHit {
@@ -607,37 +400,4 @@ func (s *searcher) passages(hits []NoteHit) {
 		}
 		h.More = more
 	}
-}
-
-func popcount(m uint32) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
-}
-
-// hitHeap is a min-heap of note hits on score; ties are broken by id, so
-// results do not depend on segment layout.
-type hitHeap []NoteHit
-
-func (h hitHeap) Len() int { return len(h) }
-func (h hitHeap) Less(i, j int) bool {
-	if h[i].Score != h[j].Score {
-		return h[i].Score < h[j].Score
-	}
-	return h[i].ID > h[j].ID
-}
-func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)   { *h = append(*h, x.(NoteHit)) }
-func (h *hitHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// beats reports whether a hit with score and id would enter the full heap.
-func (h hitHeap) beats(score float64, id uint64) bool {
-	return score > h[0].Score || score == h[0].Score && id < h[0].ID
 }

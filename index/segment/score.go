@@ -1,0 +1,84 @@
+package segment
+
+// noteScore is note n's score with chunk best as its passage: the
+// chunk's score (chunkScore, proximity bonus included) plus NoteBM25 times
+// the whole note's BM25F.
+func (s *searcher) noteScore(sc *scratch, seg *Segment, n uint32, chunkScore float64) float64 {
+	if s.p.NoteBM25 == 0 || sc.agg[n] == 0 {
+		return chunkScore
+	}
+	return chunkScore + s.p.NoteBM25*s.wholeNote(sc, seg, n)
+}
+
+// wholeNote is note n's BM25F over the whole note (its chunks' fields
+// summed, normalised by the note's length).
+func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
+	p := s.p
+	G := len(s.groups)
+	first, cnt := seg.NoteChunks(n)
+	l := 0.0
+	for c := first; c < first+cnt; c++ {
+		r := seg.chunkRow(c)
+		l += p.Heading*float64(le.Uint16(r[crHead:])) + p.Body*float64(le.Uint16(r[crBody:]))
+	}
+	if cnt > 0 {
+		l += p.Title * float64(le.Uint16(seg.chunkRow(first)[crTitle:]))
+	}
+	st := s.v.stats
+	avg := (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
+	bn := 1 - p.B + p.B*l/avg
+	rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
+	score := 0.0
+	for g := range G {
+		x := float64(rsum[g]) / bn
+		if sl := sc.slot[n]; sl != 0 {
+			i := int(sl-1)*G + g
+			x += float64(sc.tv[i])/bn + float64(sc.rv[i])
+		}
+		if x > 0 {
+			score += s.idf[g] * sat(x, p.K1)
+		}
+	}
+	return score
+}
+
+// norm is chunk row r's length normalisation.
+func (s *searcher) norm(r []byte) float64 {
+	p := s.p
+	l := p.Title*float64(le.Uint16(r[crTitle:])) + p.Heading*float64(le.Uint16(r[crHead:])) +
+		p.Body*float64(le.Uint16(r[crBody:]))
+	return 1 - p.B + p.B*l/s.avgW
+}
+
+// base is the score a chunk (row r) of note n gets from the note's fields
+// alone.
+func (s *searcher) base(sc *scratch, n uint32, r []byte) float64 {
+	sl := sc.slot[n]
+	if sl == 0 {
+		return 0
+	}
+	G := len(s.groups)
+	bc := s.norm(r)
+	b := 0.0
+	for g := range s.groups {
+		i := int(sl-1)*G + g
+		if x := float64(sc.tv[i])/bc + float64(sc.rv[i]); x > 0 {
+			b += s.idf[g] * sat(x, s.p.K1)
+		}
+	}
+	return b
+}
+
+// maxOf is the score of the query words in mask at saturation.
+func (s *searcher) maxOf(mask uint32) float64 {
+	m := 0.0
+	for g, w := range s.idf {
+		if mask&(1<<g) != 0 {
+			m += w * (s.p.K1 + 1)
+		}
+	}
+	return m
+}
+
+// max is the score of a chunk matching every query word at saturation.
+func (s *searcher) max() float64 { return s.maxOf(^uint32(0)) }

@@ -1,0 +1,67 @@
+package segment
+
+import "sync"
+
+// scratch is a segment's per-query working memory, pooled.
+type scratch struct {
+	acc     []float32 // by chunk: the chunk's own evidence
+	mask    []uint32  // by chunk: query words matched
+	touched []uint32  // chunks with acc set
+	slot    []int32   // by note: 1 + index into the note values, 0 none
+	notes   []uint32  // notes with a slot
+	tv, rv  []float32 // note values by slot×groups: title tf, other fields
+	nmask   []uint32  // by slot: words matched in note fields
+	agg     []int32   // by note: 1 + index into aggs
+	aggs    []noteAgg
+	xi      []int32   // by chunk: 1 + index of its row in xs
+	xs      []float32 // rows of groups: a chunk's own field frequencies, normalised
+	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
+	xr      []float32 // like xs, not length-normalised
+}
+
+type noteAgg struct {
+	note      uint32
+	best      uint32
+	bestScore float32
+	mask      uint32
+}
+
+var scratchPool sync.Pool
+
+func getScratch(chunks, notes uint32) *scratch {
+	sc, _ := scratchPool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	if uint32(len(sc.acc)) < chunks {
+		sc.acc = make([]float32, chunks+chunks/4)
+		sc.mask = make([]uint32, chunks+chunks/4)
+	}
+	if uint32(len(sc.slot)) < notes {
+		sc.slot = make([]int32, notes+notes/4)
+		sc.agg = make([]int32, notes+notes/4)
+	}
+	if uint32(len(sc.xi)) < chunks {
+		sc.xi = make([]int32, chunks+chunks/4)
+	}
+	return sc
+}
+
+func (sc *scratch) release() {
+	for _, c := range sc.touched {
+		sc.acc[c], sc.mask[c], sc.xi[c] = 0, 0, 0
+	}
+	for _, n := range sc.notes {
+		sc.slot[n] = 0
+	}
+	for _, a := range sc.aggs {
+		sc.agg[a.note] = 0
+	}
+	sc.touched, sc.notes, sc.aggs = sc.touched[:0], sc.notes[:0], sc.aggs[:0]
+	sc.tv, sc.rv, sc.nmask = sc.tv[:0], sc.rv[:0], sc.nmask[:0]
+	sc.xs, sc.rt, sc.xr = sc.xs[:0], sc.rt[:0], sc.xr[:0]
+	if len(sc.acc) > 1<<22 || cap(sc.touched) > 1<<20 {
+		return // do not pin the memory of an exceptional query
+	}
+	scratchPool.Put(sc)
+}
