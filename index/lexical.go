@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -252,4 +253,13 @@ func (s *Store) Settle(ctx context.Context) error {
 		return fmt.Errorf("index: flush segments: %w", err)
 	}
 	return nil
+}
+
+// BeginBulk puts the lexical index in bulk mode for a pass that adds many
+// notes (segment.Set.BeginBulk): notes are searchable in batches of a few
+// thousand rather than at each commit, and building and merging segments
+// costs a fraction. end, called once, makes every note searchable.
+func (s *Store) BeginBulk() (end func()) {
+	s.lex.BeginBulk()
+	return sync.OnceFunc(s.lex.EndBulk)
 }

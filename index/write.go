@@ -336,6 +336,13 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 	var dels []uint64
 	var puts []*segment.Note
 	var gone, added []uint64 // chunk texts removed and written
+	var replaced []uint64
+	for _, ch := range chs {
+		if ch.oldOK {
+			replaced = append(replaced, uint64(ch.id))
+		}
+	}
+	s.lex.Reveal(replaced) // in bulk mode: so the view below holds them
 	v := s.view()
 	for _, ch := range chs {
 		if !ch.oldOK {

@@ -39,6 +39,9 @@ type Store interface {
 	// Apply commits prepared documents and deletions, each document in
 	// one transaction.
 	Apply(ops []index.Op) error
+	// BeginBulk readies the store for a pass that may add many documents
+	// (index.Store.BeginBulk); end makes them all searchable.
+	BeginBulk() (end func())
 	// MaxDocumentBytes is about the most index data one document may have.
 	MaxDocumentBytes() int64
 	// Cached and PutCache read and write the plugin caches.
@@ -133,6 +136,10 @@ type Progress struct {
 // batchDocs bounds how many documents share one write transaction.
 const batchDocs = 256
 
+// bulkFiles is how many files make a pass a bulk one (Store.BeginBulk): a
+// cold index or a large start-up pass, not a saved note.
+const bulkFiles = 512
+
 // Sync brings the stored documents of a vault in line with files: new and
 // changed files (by content hash) are indexed, unchanged ones are skipped
 // without touching their chunks, and vanished ones removed. When ctx is
@@ -175,6 +182,11 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		}
 	}
 
+	if len(files) >= bulkFiles {
+		end := in.store.BeginBulk()
+		defer end()
+	}
+
 	// A failed write cancels the feeder and the workers: reading and
 	// chunking the rest of the vault would be for nothing.
 	feedCtx, stopFeeding := context.WithCancel(ctx)
@@ -184,7 +196,9 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 		workers = runtime.GOMAXPROCS(0)
 	}
 	work := make(chan File)
-	out := make(chan index.Op, workers*4)
+	// Room for a batch, so the workers go on preparing files while the
+	// writer commits one.
+	out := make(chan index.Op, batchDocs)
 	var unchanged atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {

@@ -199,3 +199,34 @@ func TestWriteErrorStopsReadingTheVault(t *testing.T) {
 		t.Errorf("a document was stored: %+v, %v", d, err)
 	}
 }
+
+// TestBulkPass indexes and then rewrites a vault large enough for a bulk
+// pass (Store.BeginBulk): when each pass returns every note is found by its
+// own words, no older copy is, and the store's kept counts match a recount.
+func TestBulkPass(t *testing.T) {
+	vault := t.TempDir()
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	for pass, word := range []string{"alpha", "bravo"} {
+		files := map[string]string{}
+		for i := range 600 {
+			files[fmt.Sprintf("d%d/n%03d.md", i%7, i)] = fmt.Sprintf("# Note %d\n\nShared text with %s%03d in it.\n", i, word, i)
+		}
+		res := indextest.SyncMap(t, s, vault, files)
+		if res.Indexed != 600 {
+			t.Fatalf("pass %d: %+v", pass, res)
+		}
+		for _, i := range []int{0, 1, 299, 598, 599} {
+			want := []string{fmt.Sprintf("d%d/n%03d.md", i%7, i)}
+			if got := indextest.Search(t, s, fmt.Sprintf("%s%03d", word, i)); !reflect.DeepEqual(got, want) {
+				t.Errorf("pass %d: %s%03d → %v, want %v", pass, word, i, got, want)
+			}
+			if got := indextest.Search(t, s, fmt.Sprintf("alpha%03d", i)); pass == 1 && len(got) != 0 {
+				t.Errorf("pass %d: an older copy is still found: %v", pass, got)
+			}
+		}
+		if err := s.Check(); err != nil {
+			t.Fatalf("pass %d: %v", pass, err)
+		}
+	}
+}

@@ -1,87 +1,220 @@
 package segment
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
 
-// occurrence is one note's entry for a term while a segment is built.
-type occurrence struct {
-	note uint32
-	term *Term
+// builder lays out a segment from notes added one at a time. Note and
+// chunk rows go straight into the writer; every posting is appended to one
+// flat slice per kind (no map or slice per term), and finish sorts the
+// terms once, groups each kind's postings by term with a counting sort
+// (stable, so chunks and notes stay ascending) and writes the dictionary.
+// Positions are delta-coded as they arrive, so a builder holds about the
+// bytes of the segment it will write, in a few large pointer-free slices.
+type builder struct {
+	w     *writer
+	ids   map[string]uint32 // term → builder term number
+	texts []string          // by builder term number
+	df    []uint64          // by builder term number
+
+	posts   []bpost
+	notePs  []bnote
+	anchors []banchor
+	pos     []byte // positions of posts, delta-coded varints
+
+	fwdTerm []uint32 // forward entries of all notes: builder term numbers
+	fwdDF   []uint32
+	fwdEnd  []uint32 // per note: end of its entries in fwdTerm
+
+	noteIDs map[uint64]uint32 // note id → note number, to find a note deleted before finish
+	del     []uint32          // notes deleted before finish
+	size    int64             // about the bytes the segment will take
 }
 
-type anchorOcc struct {
-	note, key   uint32
-	link, ctxTF uint32
+// bpost is a chunk posting of term; its positions are pos[posOff:posEnd].
+type bpost struct {
+	term, chunk, body, head uint32
+	posOff, posEnd          uint32
 }
 
-type dictEntry struct {
-	occ     []occurrence
-	anchors []anchorOcc
+type bnote struct {
+	term, note uint32
+	tf         [NoteFields]uint32
+}
+
+type banchor struct {
+	term, note, key, link, ctx uint32
+}
+
+func newBuilder() *builder {
+	return &builder{w: newWriter(), ids: make(map[string]uint32), noteIDs: make(map[uint64]uint32)}
 }
 
 // Build lays out a segment of notes, in the order given.
 func Build(notes []*Note) []byte {
-	w := newWriter()
-	dict := make(map[string]*dictEntry)
-	entry := func(t string) *dictEntry {
-		e := dict[t]
-		if e == nil {
-			e = &dictEntry{}
-			dict[t] = e
-		}
-		return e
+	b := newBuilder()
+	for _, n := range notes {
+		b.add(n)
 	}
-	first := make([]uint32, len(notes))
-	for i, n := range notes {
-		first[i] = w.chunks
-		ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags,
-			mtime: n.MTime, headings: n.Headings, fieldLen: n.FieldLen, nChunks: uint32(len(n.Chunks))})
-		for ord := range n.Chunks {
-			w.addChunk(ni, n.FieldLen[FieldTitle], &n.Chunks[ord])
-		}
-		for t := range n.Terms {
-			e := entry(n.Terms[t].Text)
-			e.occ = append(e.occ, occurrence{ni, &n.Terms[t]})
-		}
-		for _, a := range n.Anchors {
-			k := w.key(a.Target)
-			for _, at := range a.Terms {
-				e := entry(at.Text)
-				e.anchors = append(e.anchors, anchorOcc{ni, k, at.Link, at.Context})
+	out, _ := b.finish()
+	return out
+}
+
+// term returns t's builder term number, adding it if new.
+func (b *builder) term(t string) uint32 {
+	if i, ok := b.ids[t]; ok {
+		return i
+	}
+	i := uint32(len(b.texts))
+	b.ids[t] = i
+	b.texts = append(b.texts, t)
+	b.df = append(b.df, 0)
+	b.size += int64(len(t)) + 8
+	return i
+}
+
+// add appends note n (its chunks, postings and forward list).
+func (b *builder) add(n *Note) {
+	w := b.w
+	first := w.chunks
+	ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags,
+		mtime: n.MTime, headings: n.Headings, fieldLen: n.FieldLen, nChunks: uint32(len(n.Chunks))})
+	b.noteIDs[n.ID] = ni
+	for ord := range n.Chunks {
+		w.addChunk(ni, n.FieldLen[FieldTitle], &n.Chunks[ord])
+	}
+	b.size += noteRowSize + idRowSize + int64(len(n.Chunks))*(chunkRowSize+hashRowSize) + 64
+	for i := range n.Terms {
+		t := &n.Terms[i]
+		id := b.term(t.Text)
+		dfc := t.df(len(n.Chunks))
+		b.df[id] += uint64(dfc)
+		b.fwdTerm = append(b.fwdTerm, id)
+		b.fwdDF = append(b.fwdDF, dfc)
+		for _, p := range t.Postings {
+			if int(p.Ord) >= len(n.Chunks) {
+				continue
 			}
-		}
-	}
-	terms := make([]string, 0, len(dict))
-	for t := range dict {
-		terms = append(terms, t)
-	}
-	slices.SortFunc(terms, strings.Compare)
-	for _, t := range terms {
-		e := dict[t]
-		w.beginTerm()
-		var df uint64
-		for _, o := range e.occ {
-			n := notes[o.note]
-			dfc := o.term.df(len(n.Chunks))
-			df += uint64(dfc)
-			w.noteTerm(o.note, dfc)
-			for _, p := range o.term.Postings {
-				if int(p.Ord) < len(n.Chunks) {
-					w.posting(first[o.note]+p.Ord, p.Body, p.Head, p.Pos)
+			off := uint32(len(b.pos))
+			last := uint32(0)
+			for k := range int(p.Body) {
+				v := uint32(0)
+				if k < len(p.Pos) {
+					v = p.Pos[k]
 				}
+				b.pos = binary.AppendUvarint(b.pos, uint64(v-last))
+				last = v
 			}
+			b.posts = append(b.posts, bpost{id, first + p.Ord, p.Body, p.Head, off, uint32(len(b.pos))})
+			b.size += int64(len(b.pos)-int(off)) + 4
 		}
-		for _, o := range e.occ {
-			if o.term.hasNote() {
-				w.notePosting(o.note, &o.term.Note)
-			}
+		if t.hasNote() {
+			b.notePs = append(b.notePs, bnote{id, ni, t.Note})
+			b.size += 6
 		}
-		for _, a := range e.anchors {
-			w.anchorPosting(a.note, a.key, a.link, a.ctxTF)
-		}
-		w.endTerm(t, df)
 	}
-	return w.finish()
+	b.fwdEnd = append(b.fwdEnd, uint32(len(b.fwdTerm)))
+	for _, a := range n.Anchors {
+		k := w.key(a.Target)
+		for _, at := range a.Terms {
+			b.anchors = append(b.anchors, banchor{b.term(at.Text), ni, k, at.Link, at.Context})
+			b.size += 6
+		}
+	}
+}
+
+// has reports whether the builder holds a note with id.
+func (b *builder) has(id uint64) bool {
+	_, ok := b.noteIDs[id]
+	return ok
+}
+
+// delete marks the note with id, if the builder holds it, deleted in the
+// segment it will make.
+func (b *builder) delete(id uint64) {
+	if i, ok := b.noteIDs[id]; ok {
+		b.del = append(b.del, i)
+		delete(b.noteIDs, id)
+	}
+}
+
+// groupBy returns, for n items of terms 0..nTerms-1 (term(i) gives item
+// i's), the item numbers grouped by term in input order and where each
+// term's group starts (start[t]..start[t+1]).
+func groupBy(n, nTerms int, term func(i int) uint32) (order, start []uint32) {
+	start = make([]uint32, nTerms+1)
+	for i := range n {
+		start[term(i)+1]++
+	}
+	for t := range nTerms {
+		start[t+1] += start[t]
+	}
+	next := slices.Clone(start[:nTerms])
+	order = make([]uint32, n)
+	for i := range n {
+		t := term(i)
+		order[next[t]] = uint32(i)
+		next[t]++
+	}
+	return order, start
+}
+
+// finish lays out the segment and returns it with the numbers of the notes
+// deleted since they were added.
+func (b *builder) finish() ([]byte, []uint32) {
+	w := b.w
+	nt := len(b.texts)
+	sorted := make([]uint32, nt)
+	for i := range sorted {
+		sorted[i] = uint32(i)
+	}
+	slices.SortFunc(sorted, func(x, y uint32) int { return strings.Compare(b.texts[x], b.texts[y]) })
+	postOrd, postStart := groupBy(len(b.posts), nt, func(i int) uint32 { return b.posts[i].term })
+	noteOrd, noteStart := groupBy(len(b.notePs), nt, func(i int) uint32 { return b.notePs[i].term })
+	anchOrd, anchStart := groupBy(len(b.anchors), nt, func(i int) uint32 { return b.anchors[i].term })
+	b.posts = b.posts[:len(b.posts):len(b.posts)]
+	ord := make([]uint32, nt) // builder term → dictionary number + 1 (0: no entry)
+	for _, id := range sorted {
+		w.beginTerm()
+		for _, k := range postOrd[postStart[id]:postStart[id+1]] {
+			p := &b.posts[k]
+			w.postingRaw(p.chunk, p.body, p.head, b.pos[p.posOff:p.posEnd])
+		}
+		for _, k := range noteOrd[noteStart[id]:noteStart[id+1]] {
+			p := &b.notePs[k]
+			w.notePosting(p.note, &p.tf)
+		}
+		for _, k := range anchOrd[anchStart[id]:anchStart[id+1]] {
+			a := &b.anchors[k]
+			w.anchorPosting(a.note, a.key, a.link, a.ctx)
+		}
+		before := w.terms
+		w.endTerm(b.texts[id], b.df[id])
+		if w.terms != before {
+			ord[id] = before + 1
+		}
+	}
+	b.posts, b.notePs, b.anchors, b.pos = nil, nil, nil, nil
+	// Forward lists, in dictionary order (a note's terms come sorted, so
+	// their numbers ascend already; sorting keeps it so for any input).
+	from := uint32(0)
+	for n, end := range b.fwdEnd {
+		es := make([]fwdEntry, 0, end-from)
+		for k := from; k < end; k++ {
+			if o := ord[b.fwdTerm[k]]; o != 0 {
+				es = append(es, fwdEntry{o - 1, b.fwdDF[k]})
+			}
+		}
+		if !slices.IsSortedFunc(es, func(x, y fwdEntry) int { return int(x.term) - int(y.term) }) {
+			slices.SortFunc(es, func(x, y fwdEntry) int { return int(x.term) - int(y.term) })
+		}
+		w.fwd[n] = es
+		from = end
+	}
+	del := b.del
+	out := w.finish()
+	*b = builder{}
+	return out, del
 }

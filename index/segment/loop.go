@@ -79,7 +79,20 @@ func (s *Set) snapshot(pick func(*segState) bool) (*View, []*segState, uint64) {
 			out = append(out, ss)
 		}
 	}
-	return v, out, s.seq
+	return v, out, s.segmentsSeq()
+}
+
+// segmentsSeq is the last sequence number up to which every change is in
+// the segments (caller holds mu): the last applied, or the one before the
+// first change whose notes the bulk builder still holds.
+func (s *Set) segmentsSeq() uint64 {
+	if !s.pending {
+		return s.seq
+	}
+	if s.pendFrom == 0 {
+		return 0
+	}
+	return min(s.seq, s.pendFrom-1)
 }
 
 func inputsOf(sts []*segState) []mergeInput {
@@ -121,7 +134,13 @@ func (s *Set) flush(final bool) error {
 		}
 		return nil
 	}
-	seg, err := s.writeSegment(merge(inputsOf(ins)))
+	var b []byte
+	if len(ins) == 1 && ins[0].del == nil {
+		b = ins[0].seg.b // one segment and nothing deleted: its bytes are the file
+	} else {
+		b = merge(inputsOf(ins))
+	}
+	seg, err := s.writeSegment(b)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 )
@@ -28,7 +29,10 @@ type Options struct {
 	// change even when they are small, so a restart replays little
 	// (default 30 s).
 	FlushAfter time.Duration
-	Logger     *slog.Logger
+	// BulkBytes is about the size of the segments Apply makes in bulk mode
+	// (BeginBulk; default 2 × FlushBytes).
+	BulkBytes int64
+	Logger    *slog.Logger
 	// OnFlush is called from the background loop after a manifest covering
 	// every change up to seq is durable (the store then drops its journal
 	// up to seq).
@@ -47,6 +51,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.FlushAfter <= 0 {
 		o.FlushAfter = 30 * time.Second
+	}
+	if o.BulkBytes <= 0 {
+		o.BulkBytes = 2 * o.FlushBytes
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -67,20 +74,27 @@ const (
 // Set is the live lexical index. Apply and the background loop change it;
 // any number of readers hold Views.
 //
-// Lock order: mu only; it is never held across I/O (segment files and the
-// manifest are written outside it and published under it).
+// Lock order: bmu, then mu; neither is held across I/O (segment files and
+// the manifest are written outside them and published under mu).
 type Set struct {
 	opt Options
 
-	mu      sync.Mutex
-	cur     *View
-	seq     uint64 // last change applied
-	mem     map[*Segment]bool
-	memSize int64
-	last    time.Time // last change
-	nextID  uint64    // next segment file number
-	flushed uint64    // seq of the last manifest
-	failed  error     // last background failure (disk full, …), nil when healthy
+	// bmu serialises Apply, bulk mode and the bulk builder.
+	bmu  sync.Mutex
+	bulk int      // BeginBulk depth
+	pend *builder // bulk mode: notes applied but in no segment yet (nil when none)
+
+	mu       sync.Mutex
+	pending  bool   // pend holds notes: changes from pendFrom on are not all in segments
+	pendFrom uint64 // seq of the first change pend holds
+	cur      *View
+	seq      uint64 // last change applied
+	mem      map[*Segment]bool
+	memSize  int64
+	last     time.Time // last change
+	nextID   uint64    // next segment file number
+	flushed  uint64    // seq of the last manifest
+	failed   error     // last background failure (disk full, …), nil when healthy
 
 	wake    chan struct{}
 	flushes chan chan error // Flush's requests to the loop
@@ -196,41 +210,164 @@ func (s *Set) Seq() uint64 {
 
 // Apply removes the notes with the given ids (and any older copy of the
 // notes in puts) and adds puts as a new in-memory segment; seq is the
-// change's sequence number in the store's journal.
+// change's sequence number in the store's journal. In bulk mode
+// (BeginBulk) the removals are made at once but puts are collected into
+// one larger segment, searchable when it is made (see BeginBulk).
 func (s *Set) Apply(seq uint64, deletes []uint64, puts []*Note) {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	if s.bulk > 0 {
+		s.applyBulk(seq, deletes, puts)
+		return
+	}
 	var seg *Segment
 	if len(puts) > 0 {
-		var err error
-		if seg, err = Open(Build(puts)); err != nil {
-			panic("segment: a freshly built segment does not open: " + err.Error())
-		}
+		seg = mustOpen(Build(puts))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v := s.cur.clone()
-	ids := deletes
-	if len(puts) > 0 {
-		ids = make([]uint64, 0, len(deletes)+len(puts))
-		ids = append(ids, deletes...)
-		for _, n := range puts {
-			ids = append(ids, n.ID)
-		}
-	}
-	v.delete(ids)
+	v.delete(withPuts(deletes, puts))
 	if seg != nil {
-		v.segs = append(v.segs, &segState{seg: seg, live: seg.notes})
-		v.stats.addSegment(seg, 1)
-		s.mem[seg] = true
-		s.memSize += seg.size
+		s.addMemory(v, seg, nil)
 	}
+	s.advance(seq)
+	s.publish(v)
+}
+
+// withPuts returns deletes followed by the ids of puts.
+func withPuts(deletes []uint64, puts []*Note) []uint64 {
+	if len(puts) == 0 {
+		return deletes
+	}
+	ids := make([]uint64, 0, len(deletes)+len(puts))
+	ids = append(ids, deletes...)
+	for _, n := range puts {
+		ids = append(ids, n.ID)
+	}
+	return ids
+}
+
+func mustOpen(b []byte) *Segment {
+	seg, err := Open(b)
+	if err != nil {
+		panic("segment: a freshly built segment does not open: " + err.Error())
+	}
+	return seg
+}
+
+// addMemory adds seg to v as an in-memory segment with its notes del
+// deleted (caller holds mu).
+func (s *Set) addMemory(v *View, seg *Segment, del []uint32) {
+	ss := &segState{seg: seg, live: seg.notes}
+	v.stats.addSegment(seg, 1)
+	for _, i := range del {
+		if i >= seg.notes || ss.deleted(i) {
+			continue
+		}
+		if ss.del == nil {
+			ss.del, ss.delDF = bitset(nil).clone(seg.notes), make(map[uint32]uint32)
+		}
+		ss.del.set(i)
+		ss.live--
+		seg.forward(i, func(t, df uint32) { ss.delDF[t] += df })
+		v.stats.addNote(seg, i, -1)
+	}
+	v.segs = append(v.segs, ss)
+	s.mem[seg] = true
+	s.memSize += seg.size
+	if len(s.mem) >= memMaxSegments || s.memSize >= s.opt.FlushBytes {
+		s.signal()
+	}
+}
+
+// advance records change seq as applied (caller holds mu).
+func (s *Set) advance(seq uint64) {
 	if seq > s.seq {
 		s.seq = seq
 	}
 	s.last = time.Now()
-	s.publish(v)
-	if len(s.mem) >= memMaxSegments || s.memSize >= s.opt.FlushBytes {
-		s.signal()
+}
+
+// BeginBulk starts bulk mode, for a pass that adds many notes (a cold
+// index): until the matching EndBulk, Apply collects the notes it is given
+// into one builder and makes a segment of about BulkBytes at a time, instead
+// of a small segment per call that the background loop would merge again
+// and again. Removals still take effect at once, so no search ever sees a
+// stale copy of a note; an added note is searchable once its segment is
+// made (at the latest at EndBulk). Calls nest.
+func (s *Set) BeginBulk() {
+	s.bmu.Lock()
+	s.bulk++
+	s.bmu.Unlock()
+}
+
+// EndBulk ends a BeginBulk: the notes collected so far are made into a
+// segment and become searchable.
+func (s *Set) EndBulk() {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	if s.bulk > 0 {
+		s.bulk--
 	}
+	s.finishPending()
+}
+
+// Reveal makes the notes collected in bulk mode searchable now if they
+// include any of ids: the store calls it before it reads what a change
+// replaces (a pass that changes a note twice; rare).
+func (s *Set) Reveal(ids []uint64) {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	if s.pend != nil && slices.ContainsFunc(ids, s.pend.has) {
+		s.finishPending()
+	}
+}
+
+// applyBulk is Apply in bulk mode (caller holds bmu).
+func (s *Set) applyBulk(seq uint64, deletes []uint64, puts []*Note) {
+	if s.pend != nil && slices.ContainsFunc(puts, func(n *Note) bool { return s.pend.has(n.ID) }) {
+		// A note replaced before its segment was made: make it now, so the
+		// older copy is deleted below like any other.
+		s.finishPending()
+	}
+	s.mu.Lock()
+	v := s.cur.clone()
+	v.delete(withPuts(deletes, puts))
+	if s.pend != nil {
+		for _, id := range deletes {
+			s.pend.delete(id)
+		}
+	}
+	if len(puts) > 0 && s.pend == nil {
+		s.pend, s.pending, s.pendFrom = newBuilder(), true, seq
+	}
+	s.advance(seq)
+	s.publish(v)
+	s.mu.Unlock()
+	for _, n := range puts {
+		s.pend.add(n)
+	}
+	if s.pend != nil && s.pend.size >= s.opt.BulkBytes {
+		s.finishPending()
+	}
+}
+
+// finishPending makes the bulk builder's notes into an in-memory segment
+// and publishes it (caller holds bmu).
+func (s *Set) finishPending() {
+	if s.pend == nil {
+		return
+	}
+	b, del := s.pend.finish()
+	s.pend = nil
+	seg := mustOpen(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.cur.clone()
+	s.addMemory(v, seg, del)
+	s.pending = false
+	s.publish(v)
 }
 
 func (s *Set) signal() {
@@ -279,6 +416,9 @@ func (v *View) delete(ids []uint64) {
 // loop) and returns when they are durable: after a large pass, so the heap
 // holds no index and a restart replays nothing.
 func (s *Set) Flush(ctx context.Context) error {
+	s.bmu.Lock()
+	s.finishPending()
+	s.bmu.Unlock()
 	done := make(chan error, 1)
 	select {
 	case s.flushes <- done:
@@ -305,6 +445,9 @@ func (s *Set) Close() error {
 	}
 	close(s.stop)
 	s.done.Wait()
+	s.bmu.Lock()
+	s.finishPending()
+	s.bmu.Unlock()
 	err := s.flush(true)
 	s.mu.Lock()
 	old := s.cur

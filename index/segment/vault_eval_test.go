@@ -2,6 +2,7 @@ package segment_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -320,5 +321,22 @@ func readJSONL(t *testing.T, p string, fn func([]byte)) {
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		fn(sc.Bytes())
+	}
+}
+
+// TestBuildMatchesOracleOnVault builds obsidian-hub's notes (from
+// ../shared/vaults; skipped without it) with the builder and with the
+// first Build, which must lay out the same bytes.
+func TestBuildMatchesOracleOnVault(t *testing.T) {
+	dir := "../../../shared/vaults/obsidian-hub"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared vault %s not available: %v", dir, err)
+	}
+	notes, _ := loadVault(t, analyze.New(), dir)
+	for i := 0; i < len(notes); i += 1500 {
+		part := notes[i:min(i+1500, len(notes))]
+		if got, want := segment.Build(part), segment.BuildOracle(part); !bytes.Equal(got, want) {
+			t.Fatalf("notes %d–%d: the builder's segment (%d bytes) differs from the oracle's (%d bytes)", i, i+len(part), len(got), len(want))
+		}
 	}
 }

@@ -1,0 +1,102 @@
+package segment
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// oracleOcc is one note's entry for a term while a segment is built.
+type oracleOcc struct {
+	note uint32
+	term *Term
+}
+
+type oracleAnchor struct {
+	note, key   uint32
+	link, ctxTF uint32
+}
+
+type oracleEntry struct {
+	occ     []oracleOcc
+	anchors []oracleAnchor
+}
+
+// buildOracle is the first Build (a map of terms to note pointers), kept
+// to check that the builder lays out the same bytes.
+func buildOracle(notes []*Note) []byte {
+	w := newWriter()
+	dict := make(map[string]*oracleEntry)
+	entry := func(t string) *oracleEntry {
+		e := dict[t]
+		if e == nil {
+			e = &oracleEntry{}
+			dict[t] = e
+		}
+		return e
+	}
+	first := make([]uint32, len(notes))
+	for i, n := range notes {
+		first[i] = w.chunks
+		ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags,
+			mtime: n.MTime, headings: n.Headings, fieldLen: n.FieldLen, nChunks: uint32(len(n.Chunks))})
+		for ord := range n.Chunks {
+			w.addChunk(ni, n.FieldLen[FieldTitle], &n.Chunks[ord])
+		}
+		for t := range n.Terms {
+			e := entry(n.Terms[t].Text)
+			e.occ = append(e.occ, oracleOcc{ni, &n.Terms[t]})
+		}
+		for _, a := range n.Anchors {
+			k := w.key(a.Target)
+			for _, at := range a.Terms {
+				e := entry(at.Text)
+				e.anchors = append(e.anchors, oracleAnchor{ni, k, at.Link, at.Context})
+			}
+		}
+	}
+	terms := make([]string, 0, len(dict))
+	for t := range dict {
+		terms = append(terms, t)
+	}
+	slices.SortFunc(terms, strings.Compare)
+	for _, t := range terms {
+		e := dict[t]
+		w.beginTerm()
+		var df uint64
+		for _, o := range e.occ {
+			n := notes[o.note]
+			dfc := o.term.df(len(n.Chunks))
+			df += uint64(dfc)
+			w.noteTerm(o.note, dfc)
+			for _, p := range o.term.Postings {
+				if int(p.Ord) < len(n.Chunks) {
+					w.posting(first[o.note]+p.Ord, p.Body, p.Head, p.Pos)
+				}
+			}
+		}
+		for _, o := range e.occ {
+			if o.term.hasNote() {
+				w.notePosting(o.note, &o.term.Note)
+			}
+		}
+		for _, a := range e.anchors {
+			w.anchorPosting(a.note, a.key, a.link, a.ctxTF)
+		}
+		w.endTerm(t, df)
+	}
+	return w.finish()
+}
+
+// BuildOracle is buildOracle for the external tests.
+var BuildOracle = buildOracle
+
+func TestBuildMatchesOracle(t *testing.T) {
+	for seed := range uint64(20) {
+		notes := randomNotes(seed, 1+int(seed)*13)
+		if got, want := Build(notes), buildOracle(notes); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the builder's segment (%d bytes) differs from the oracle's (%d bytes)", seed, len(got), len(want))
+		}
+	}
+}
