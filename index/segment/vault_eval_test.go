@@ -29,9 +29,10 @@ import (
 //	go test ./index/segment -run VaultEval -v -rank.vault ../shared/vaults/obsidian-hub \
 //	    -rank.qrels docs/eval/obsidian-hub-questions.tsv [-rank.params 'NoteRest=0.3,Anchor=0']
 var (
-	rankVault  = flag.String("rank.vault", "", "vault to index for the ranking harness")
-	rankQrels  = flag.String("rank.qrels", "", "question file (question<TAB>paths<TAB>kind)")
-	rankParams = flag.String("rank.params", "", "comma-separated Name=value overrides of segment.DefaultParams; ';' separates settings to compare")
+	rankVault    = flag.String("rank.vault", "", "vault to index for the ranking harness")
+	rankQrels    = flag.String("rank.qrels", "", "question file (question<TAB>paths<TAB>kind)")
+	rankParams   = flag.String("rank.params", "", "comma-separated Name=value overrides of segment.DefaultParams; ';' separates settings to compare")
+	rankDumpFile = flag.String("rank.dump", "", "file to write every query's ranking to (ids, scores, passages), to compare two versions of the scorer")
 )
 
 type question struct {
@@ -168,13 +169,16 @@ func TestVaultEval(t *testing.T) {
 	t.Logf("indexed %d notes in %v", len(notes), time.Since(t0))
 	qs := readQuestions(t, *rankQrels)
 	resolve := func(key string) []uint64 { return names[key] }
+	dump := newRankDump(t)
+	defer dump.close()
 	for _, spec := range strings.Split(*rankParams, ";") {
 		p := parseParams(t, spec)
 		type agg struct{ n, succ5, rec5, mrr float64 }
 		per := map[string]*agg{}
 		all := &agg{}
 		for _, q := range qs {
-			hits := v.Search(segment.Query{Groups: groupsOf(an, q.text), K: 100, Resolve: resolve}, p)
+			hits := v.Search(segment.Query{Groups: groupsOf(an, q.text), K: 100, Passages: 2, Resolve: resolve}, p)
+			dump.add(q.text, hits)
 			ranked := make([]string, len(hits))
 			for i, h := range hits {
 				ranked[i] = pathOf[h.ID]
@@ -294,11 +298,14 @@ func TestBEIREval(t *testing.T) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
+	dump := newRankDump(t)
+	defer dump.close()
 	for _, spec := range strings.Split(*rankParams, ";") {
 		p := parseParams(t, spec)
 		var ndcg, rec float64
 		for _, qid := range ids {
-			hits := v.Search(segment.Query{Groups: groupsOf(an, queries[qid]), K: 100}, p)
+			hits := v.Search(segment.Query{Groups: groupsOf(an, queries[qid]), K: 100, Passages: 2}, p)
+			dump.add(qid, hits)
 			ranked := make([]string, len(hits))
 			for i, h := range hits {
 				ranked[i] = idOf[h.ID]
@@ -338,5 +345,50 @@ func TestBuildMatchesOracleOnVault(t *testing.T) {
 		if got, want := segment.Build(part), segment.BuildOracle(part); !bytes.Equal(got, want) {
 			t.Fatalf("notes %d–%d: the builder's segment (%d bytes) differs from the oracle's (%d bytes)", i, i+len(part), len(got), len(want))
 		}
+	}
+}
+
+// rankDump writes rankings in full (-rank.dump), so that two versions of
+// the scorer can be compared hit for hit, not only by their averages.
+type rankDump struct {
+	t *testing.T
+	w *bufio.Writer
+	f *os.File
+}
+
+func newRankDump(t *testing.T) *rankDump {
+	if *rankDumpFile == "" {
+		return &rankDump{}
+	}
+	f, err := os.Create(*rankDumpFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rankDump{t: t, w: bufio.NewWriter(f), f: f}
+}
+
+func (d *rankDump) add(query string, hits []segment.NoteHit) {
+	if d.w == nil {
+		return
+	}
+	fmt.Fprintf(d.w, "%q\n", query)
+	for _, h := range hits {
+		fmt.Fprintf(d.w, "%d %v %v %d %d:%v", h.ID, h.Score, h.Max, h.Matched, h.Best.Ord, h.Best.Score)
+		for _, m := range h.More {
+			fmt.Fprintf(d.w, " %d:%v", m.Ord, m.Score)
+		}
+		d.w.WriteString("\n")
+	}
+}
+
+func (d *rankDump) close() {
+	if d.w == nil {
+		return
+	}
+	if err := d.w.Flush(); err != nil {
+		d.t.Error(err)
+	}
+	if err := d.f.Close(); err != nil {
+		d.t.Error(err)
 	}
 }
