@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragd/ragd/bench/scale"
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/indextest"
 )
@@ -63,6 +65,29 @@ func BenchmarkSearchNotesSciFact(b *testing.B) {
 		var q struct{ Text string }
 		json.Unmarshal([]byte(line), &q)
 		queries = append(queries, q.Text)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.SearchNotes(index.LexicalQuery{Text: queries[i%len(queries)], K: 100, Passages: 3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearchNotesHub measures the daemon's lexical channel as the
+// default search calls it (k = 100 notes for fusion and rerank, three more
+// passages a note) on obsidian-hub (or RAGD_BENCH_VAULT), with the 1–3
+// word queries ragd-bench scale draws from the vault.
+func BenchmarkSearchNotesHub(b *testing.B) {
+	root := cmp.Or(os.Getenv("RAGD_BENCH_VAULT"), "../../shared/vaults/obsidian-hub")
+	s, _, _ := indextest.BenchVault(b, root)
+	defer s.Close()
+	if err := s.Settle(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	queries, err := scale.Queries(root, 200, 1)
+	if err != nil {
+		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -12,6 +12,8 @@ type postIter struct {
 	// posPending is how many position varints of the current posting have
 	// not been read: they are skipped before the next posting's.
 	posPending uint32
+	// noPos: positions are never read, so never skipped either.
+	noPos bool
 }
 
 func (s *Segment) postings(e termEntry) postIter {
@@ -35,7 +37,9 @@ func (it *postIter) next() bool {
 	if v&1 != 0 {
 		it.head = it.d.u32()
 	}
-	it.posPending = it.body
+	if !it.noPos {
+		it.posPending = it.body
+	}
 	return !it.d.bad
 }
 
@@ -136,8 +140,8 @@ func (it *anchorIter) next() bool {
 }
 
 // multiIter walks the chunk postings of a query word's variants (usually
-// one) as one list: a chunk holding two variants is one posting with their
-// frequencies summed.
+// one) as one list, without their positions: a chunk holding two variants
+// is one posting with their frequencies summed.
 type multiIter struct {
 	its   []postIter
 	live  []bool
@@ -146,13 +150,14 @@ type multiIter struct {
 	head  uint32
 }
 
-func newMultiIter(s *Segment, es []termEntry) *multiIter {
-	m := &multiIter{its: make([]postIter, len(es)), live: make([]bool, len(es))}
-	for i, e := range es {
-		m.its[i] = s.postings(e)
-		m.live[i] = m.its[i].next()
+func (m *multiIter) init(s *Segment, es []termEntry) {
+	m.its, m.live = m.its[:0], m.live[:0]
+	for _, e := range es {
+		it := s.postings(e)
+		it.noPos = true
+		m.its = append(m.its, it)
+		m.live = append(m.live, m.its[len(m.its)-1].next())
 	}
-	return m
 }
 
 func (m *multiIter) next() bool {

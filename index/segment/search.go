@@ -3,7 +3,6 @@ package segment
 import (
 	"container/heap"
 	"math"
-	"math/bits"
 	"sort"
 )
 
@@ -32,6 +31,16 @@ type Query struct {
 	// Resolve maps a link target key to the ids of the notes it names
 	// (nil: anchor text is not used).
 	Resolve func(key string) []uint64
+
+	// exhaustive scores every note holding a query word (no pruning);
+	// stats, when set, counts the search's work. Both are for tests.
+	exhaustive bool
+	stats      *searchStats
+}
+
+// searchStats counts a search's work.
+type searchStats struct {
+	scored int // notes whose best chunk was scored
 }
 
 // NoteHit is a note found by a search, with its best chunk.
@@ -66,8 +75,21 @@ type searcher struct {
 	avgW   float64             // mean weighted length of a chunk (body, heading, title)
 	avgN   [NoteFields]float64 // mean length of the note fields
 	ents   [][][]termEntry     // by segment, group, variant
-	anchor map[uint64][]float32
-	sc     []*scratch // by segment
+	sc     []*scratch          // by segment
+
+	// Anchor text: weights by target row and word; the targets of each
+	// segment in note order.
+	anchorW  []float32
+	anchorAt [][]anchorHit
+
+	// Dynamic pruning (prune.go).
+	maxScore   float64   // a chunk matching every word at saturation
+	ub         []float64 // by word: the most it can add to a note's score
+	byUB       []int     // words by ub, ascending
+	exhaustive bool      // score every note (tests compare with pruning)
+	cur        []cursor  // by word, reused from segment to segment
+	post       []chunkPost
+	touched    []uint32
 }
 
 func sat(x, k1 float64) float64 { return x * (k1 + 1) / (k1 + x) }
@@ -77,7 +99,7 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 	if q.K <= 0 || v.stats.Chunks <= 0 || len(q.Groups) == 0 {
 		return nil
 	}
-	s := &searcher{v: v, p: p, q: q, groups: q.Groups}
+	s := &searcher{v: v, p: p, q: q, groups: q.Groups, exhaustive: q.exhaustive}
 	if len(s.groups) > maxGroups {
 		s.groups = s.groups[:maxGroups]
 	}
@@ -95,6 +117,8 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 	if q.Resolve != nil && p.Anchor+p.AnchorContext > 0 {
 		s.anchors()
 	}
+	s.bounds()
+	s.maxScore = s.max()
 	depth := q.K
 	prox := p.Proximity > 0 && len(s.groups) > 1
 	phrase := false
@@ -171,204 +195,6 @@ func (s *searcher) prepare() bool {
 		}
 	}
 	return any
-}
-
-// slotOf returns note n's index into the note values, adding it.
-func (s *searcher) slotOf(sc *scratch, n uint32) int {
-	if sl := sc.slot[n]; sl != 0 {
-		return int(sl - 1)
-	}
-	G := len(s.groups)
-	sl := len(sc.nmask)
-	sc.slot[n] = int32(sl + 1)
-	sc.notes = append(sc.notes, n)
-	for range G {
-		sc.tv = append(sc.tv, 0)
-		sc.rv = append(sc.rv, 0)
-	}
-	sc.nmask = append(sc.nmask, 0)
-	return sl
-}
-
-// scoreSegment scores segment k's notes and pushes the best into h (at
-// most depth notes kept).
-func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
-	ss := s.v.segs[k]
-	seg := ss.seg
-	p := s.p
-	G := len(s.groups)
-	sc := getScratch(seg.chunks, seg.notes)
-	s.sc[k] = sc
-
-	// Note fields.
-	for g := range s.groups {
-		for _, e := range s.ents[k][g] {
-			it := seg.notePostings(e)
-			for it.next() {
-				n := it.note
-				if n >= seg.notes || ss.deleted(n) {
-					continue
-				}
-				sl := s.slotOf(sc, n)
-				sc.tv[sl*G+g] += float32(p.Title * float64(it.tf[FieldTitle]))
-				r := 0.0
-				for f, w := range [...]float64{FieldAlias: p.Alias, FieldProps: p.Props, FieldTags: p.Tags} {
-					if f == FieldTitle || it.tf[f] == 0 || w == 0 {
-						continue
-					}
-					bn := 1 - p.BNote + p.BNote*float64(seg.NoteFieldLen(n, f))/s.avgN[f]
-					r += w * float64(it.tf[f]) / bn
-				}
-				sc.rv[sl*G+g] += float32(r)
-				sc.nmask[sl] |= 1 << g
-			}
-		}
-	}
-	for id, a := range s.anchor {
-		n, ok := seg.FindNote(id)
-		if !ok || ss.deleted(n) {
-			continue
-		}
-		sl := s.slotOf(sc, n)
-		for g, w := range a {
-			if w > 0 {
-				sc.rv[sl*G+g] += w
-				sc.nmask[sl] |= 1 << g
-			}
-		}
-	}
-
-	// Chunk fields.
-	k1 := p.K1
-	for g := range s.groups {
-		idf := s.idf[g]
-		if idf == 0 {
-			continue
-		}
-		it := newMultiIter(seg, s.ents[k][g])
-		for it.next() {
-			c := it.chunk
-			if c >= seg.chunks {
-				break
-			}
-			r := seg.chunkRow(c)
-			n := le.Uint32(r[crNote:])
-			if n >= seg.notes || ss.deleted(n) {
-				continue
-			}
-			bc := s.norm(r)
-			x0 := 0.0
-			if sl := sc.slot[n]; sl != 0 {
-				i := int(sl-1)*G + g
-				x0 = float64(sc.tv[i])/bc + float64(sc.rv[i])
-			}
-			x := (p.Body*float64(it.body) + p.Heading*float64(it.head)) / bc
-			if sc.mask[c] == 0 {
-				sc.touched = append(sc.touched, c)
-				sc.xi[c] = int32(len(sc.xs)/G + 1)
-				for range G {
-					sc.xs = append(sc.xs, 0)
-					sc.xr = append(sc.xr, 0)
-				}
-			}
-			sc.xs[int(sc.xi[c]-1)*G+g] = float32(x)
-			sc.xr[int(sc.xi[c]-1)*G+g] = float32(p.Body*float64(it.body) + p.Heading*float64(it.head))
-			sc.acc[c] += float32(idf * (sat(x0+x, k1) - sat(x0, k1)))
-			sc.mask[c] |= 1 << g
-		}
-	}
-
-	// Notes: the best chunk, with a share of the note's other chunks.
-	for _, c := range sc.touched {
-		r := seg.chunkRow(c)
-		n := le.Uint32(r[crNote:])
-		score := sc.acc[c] + float32(s.base(sc, n, r))
-		var a *noteAgg
-		if i := sc.agg[n]; i != 0 {
-			a = &sc.aggs[i-1]
-		} else {
-			sc.aggs = append(sc.aggs, noteAgg{note: n, best: c, bestScore: -1})
-			sc.agg[n] = int32(len(sc.aggs))
-			a = &sc.aggs[len(sc.aggs)-1]
-			for range G {
-				sc.rt = append(sc.rt, 0)
-			}
-		}
-		raw := sc.xr[int(sc.xi[c]-1)*G:][:G]
-		rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
-		for g, x := range raw {
-			rsum[g] += x
-		}
-		a.mask |= sc.mask[c]
-		if score > a.bestScore || score == a.bestScore && c < a.best {
-			a.best, a.bestScore = c, score
-		}
-	}
-	for _, n := range sc.notes {
-		if sc.agg[n] != 0 {
-			continue
-		}
-		first, cnt := seg.NoteChunks(n)
-		if cnt == 0 {
-			continue
-		}
-		score := float32(s.base(sc, n, seg.chunkRow(first)))
-		sc.aggs = append(sc.aggs, noteAgg{note: n, best: first, bestScore: score})
-		sc.agg[n] = int32(len(sc.aggs))
-		for range G {
-			sc.rt = append(sc.rt, 0)
-		}
-	}
-	max := s.max()
-	// A note's whole-note BM25F is at most the saturated idf of the words
-	// it holds, so a note whose best chunk plus that bound cannot enter
-	// the full heap is not scored further.
-	var allowed map[uint32]bool
-	for _, a := range sc.aggs {
-		if h.Len() == depth && s.p.NoteBM25 > 0 {
-			mask := a.mask
-			if sl := sc.slot[a.note]; sl != 0 {
-				mask |= sc.nmask[sl-1]
-			}
-			if float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask) < (*h)[0].Score {
-				continue
-			}
-		}
-		id := seg.NoteID(a.note)
-		score := s.noteScore(sc, seg, a.note, float64(a.bestScore))
-		if score <= 0 {
-			continue
-		}
-		if h.Len() == depth && !h.beats(score, id) {
-			continue
-		}
-		if s.q.Filter != nil {
-			if allowed == nil {
-				allowed = make(map[uint32]bool)
-			}
-			ok, seen := allowed[a.note]
-			if !seen {
-				vault, path := seg.NoteVaultPath(a.note)
-				ok = s.q.Filter(vault, path)
-				allowed[a.note] = ok
-			}
-			if !ok {
-				continue
-			}
-		}
-		mask := a.mask
-		if sl := sc.slot[a.note]; sl != 0 {
-			mask |= sc.nmask[sl-1]
-		}
-		hit := NoteHit{ID: id, Score: score, Max: max, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
-			Matched: bits.OnesCount32(mask), Ref: Ref{k, a.note}}
-		if h.Len() == depth {
-			(*h)[0] = hit // it beats the weakest, which leaves
-			heap.Fix(h, 0)
-		} else {
-			heap.Push(h, hit)
-		}
-	}
 }
 
 func (s *searcher) chunkHit(seg *Segment, c uint32, score float64) ChunkHit {

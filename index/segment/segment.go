@@ -318,6 +318,21 @@ func (s *Segment) key(k uint32) string {
 	return dec.str()
 }
 
+// keyRef returns anchor target key k as a string pointing into the
+// segment: valid only while the caller holds the view it came from.
+func (s *Segment) keyRef(k uint32) string {
+	if k >= s.keys {
+		return ""
+	}
+	off := le.Uint32(s.sec[secKeyOffs][4*k:])
+	d := s.sec[secKeyData]
+	if uint64(off) > uint64(len(d)) {
+		return ""
+	}
+	dec := decoder{b: d[off:]}
+	return dec.strRef()
+}
+
 // decoder reads varints and strings; after the first error it returns
 // zero values and bad is set.
 type decoder struct {
