@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/chunk"
@@ -84,43 +85,135 @@ func (f Fields) properties(props []chunk.Property) []string {
 }
 
 // noteBuilder collects a note's terms: per term its note-field
-// frequencies and its chunk postings with positions.
+// frequencies, and every chunk occurrence as one entry of a flat token
+// list, which terms groups into postings with positions at the end (a few
+// allocations per note instead of a slice per posting and per term).
+// Builders are pooled: their map and lists are reused.
 type noteBuilder struct {
-	an    *analyze.Analyzer
-	lang  analyze.Lang
-	idx   map[string]int32
-	terms []segment.Term
-	ord   uint32
+	an      *analyze.Analyzer
+	lang    analyze.Lang
+	idx     map[string]int32
+	texts   []string                     // by term number
+	fields  [][segment.NoteFields]uint32 // by term number
+	toks    []noteTok
+	grouped []noteTok
+	ord     uint32
 }
 
-func (b *noteBuilder) term(t string) *segment.Term {
+// noteTok is one occurrence of a term in chunk ord: at body position pos,
+// or in the chunk's headings (headTok).
+type noteTok struct {
+	term int32
+	ord  uint32
+	pos  uint32
+}
+
+const headTok = ^uint32(0)
+
+var noteBuilders = sync.Pool{New: func() any { return &noteBuilder{idx: make(map[string]int32, 256)} }}
+
+func getNoteBuilder(an *analyze.Analyzer, lang analyze.Lang) *noteBuilder {
+	b := noteBuilders.Get().(*noteBuilder)
+	b.an, b.lang, b.ord = an, lang, 0
+	return b
+}
+
+func (b *noteBuilder) release() {
+	clear(b.idx)
+	clear(b.texts)
+	b.an, b.texts, b.fields, b.toks, b.grouped = nil, b.texts[:0], b.fields[:0], b.toks[:0], b.grouped[:0]
+	noteBuilders.Put(b)
+}
+
+func (b *noteBuilder) term(t string) int32 {
 	i, ok := b.idx[t]
 	if !ok {
-		i = int32(len(b.terms))
+		i = int32(len(b.texts))
 		b.idx[t] = i
-		b.terms = append(b.terms, segment.Term{Text: t})
+		b.texts = append(b.texts, t)
+		b.fields = append(b.fields, [segment.NoteFields]uint32{})
 	}
-	return &b.terms[i]
-}
-
-// posting returns the current chunk's posting of t.
-func (b *noteBuilder) posting(t string) *segment.Posting {
-	tm := b.term(t)
-	if n := len(tm.Postings); n > 0 && tm.Postings[n-1].Ord == b.ord {
-		return &tm.Postings[n-1]
-	}
-	tm.Postings = append(tm.Postings, segment.Posting{Ord: b.ord})
-	return &tm.Postings[len(tm.Postings)-1]
+	return i
 }
 
 // field adds text to note field f and returns its length in terms.
 func (b *noteBuilder) field(f int, text string) uint32 {
 	n := uint32(0)
 	b.an.Analyze(text, b.lang, func(t analyze.Token) {
-		b.term(t.Term).Note[f]++
+		b.fields[b.term(t.Term)][f]++
 		n++
 	})
 	return n
+}
+
+// terms returns the note's terms sorted, each with its note-field
+// frequencies and its postings by chunk (positions ascending).
+func (b *noteBuilder) terms() []segment.Term {
+	nt := len(b.texts)
+	// Group the tokens by term, stably: chunks and positions stay ascending.
+	start := make([]int32, nt+1)
+	for _, tk := range b.toks {
+		start[tk.term+1]++
+	}
+	for t := range nt {
+		start[t+1] += start[t]
+	}
+	next := slices.Clone(start[:nt])
+	b.grouped = slices.Grow(b.grouped[:0], len(b.toks))[:len(b.toks)]
+	for _, tk := range b.toks {
+		b.grouped[next[tk.term]] = tk
+		next[tk.term]++
+	}
+	nPost, nPos := 0, 0
+	for t := range nt {
+		last := int64(-1)
+		for _, tk := range b.grouped[start[t]:start[t+1]] {
+			if int64(tk.ord) != last {
+				nPost++
+				last = int64(tk.ord)
+			}
+			if tk.pos != headTok {
+				nPos++
+			}
+		}
+	}
+	posts := make([]segment.Posting, nPost)
+	pos := make([]uint32, nPos)
+	order := make([]int32, nt)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.texts[x], b.texts[y]) })
+	out := make([]segment.Term, nt)
+	pi, qi := 0, 0
+	for k, t := range order {
+		tm := &out[k]
+		tm.Text, tm.Note = b.texts[t], b.fields[t]
+		g := b.grouped[start[t]:start[t+1]]
+		p0 := pi
+		for j := 0; j < len(g); {
+			ps := &posts[pi]
+			pi++
+			ps.Ord = g[j].ord
+			q0 := qi
+			for ; j < len(g) && g[j].ord == ps.Ord; j++ {
+				if g[j].pos == headTok {
+					ps.Head++
+				} else {
+					pos[qi] = g[j].pos
+					qi++
+				}
+			}
+			ps.Body = uint32(qi - q0)
+			if qi > q0 {
+				ps.Pos = pos[q0:qi:qi]
+			}
+		}
+		if pi > p0 {
+			tm.Postings = posts[p0:pi:pi]
+		}
+	}
+	return out
 }
 
 // buildNote makes the segment record of a prepared document.
@@ -134,7 +227,8 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 		return sb.String()
 	})
 	n.Lang = uint8(lang)
-	b := &noteBuilder{an: an, lang: lang, idx: make(map[string]int32, 256)}
+	b := getNoteBuilder(an, lang)
+	defer b.release()
 	n.FieldLen[segment.FieldTitle] = b.field(segment.FieldTitle, doc.Title)
 	if file := strings.TrimSuffix(path.Base(doc.Path), path.Ext(doc.Path)); !b.sameTerms(file, doc.Title) {
 		n.FieldLen[segment.FieldTitle] += b.field(segment.FieldTitle, file)
@@ -160,17 +254,17 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 		sc.Parent, sc.LineStart, sc.LineEnd = c.Parent, uint32(c.LineStart), uint32(c.LineEnd)
 		sc.Hash = c.textKey()
 		for _, h := range chunkHeadings(cd.Chunks[i], doc.Title) {
-			an.Analyze(h, lang, func(t analyze.Token) { b.posting(t.Term).Head++; sc.Head++ })
+			an.Analyze(h, lang, func(t analyze.Token) {
+				b.toks = append(b.toks, noteTok{b.term(t.Term), b.ord, headTok})
+				sc.Head++
+			})
 		}
 		an.Analyze(c.Text, lang, func(t analyze.Token) {
-			p := b.posting(t.Term)
-			p.Body++
-			p.Pos = append(p.Pos, uint32(t.Pos))
+			b.toks = append(b.toks, noteTok{b.term(t.Term), b.ord, uint32(t.Pos)})
 			sc.Body++
 		})
 	}
-	slices.SortFunc(b.terms, func(x, y segment.Term) int { return strings.Compare(x.Text, y.Text) })
-	n.Terms = b.terms
+	n.Terms = b.terms()
 	n.Anchors = anchors(an, lang, doc.Vault, rels, chunks)
 	return n
 }

@@ -196,7 +196,6 @@ func (b *builder) finish() ([]byte, []uint32) {
 			ord[id] = before + 1
 		}
 	}
-	b.posts, b.notePs, b.anchors, b.pos = nil, nil, nil, nil
 	// Forward lists, in dictionary order (a note's terms come sorted, so
 	// their numbers ascend already; sorting keeps it so for any input).
 	from := uint32(0)
@@ -215,6 +214,19 @@ func (b *builder) finish() ([]byte, []uint32) {
 	}
 	del := b.del
 	out := w.finish()
-	*b = builder{}
 	return out, del
+}
+
+// reuse returns an empty builder that reuses b's lists (b is finished):
+// in bulk mode one builder's lists are as large as the next one needs, and
+// growing them again would allocate their size twice over.
+func (b *builder) reuse() *builder {
+	n := newBuilder()
+	n.posts, n.notePs, n.anchors, n.pos = b.posts[:0], b.notePs[:0], b.anchors[:0], b.pos[:0]
+	n.fwdTerm, n.fwdDF, n.fwdEnd = b.fwdTerm[:0], b.fwdDF[:0], b.fwdEnd[:0]
+	for i := range n.w.sec {
+		n.w.sec[i] = b.w.sec[i][:0]
+	}
+	*b = builder{}
+	return n
 }

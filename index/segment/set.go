@@ -83,6 +83,7 @@ type Set struct {
 	bmu  sync.Mutex
 	bulk int      // BeginBulk depth
 	pend *builder // bulk mode: notes applied but in no segment yet (nil when none)
+	used *builder // bulk mode: the last builder finished, whose lists the next reuses
 
 	mu       sync.Mutex
 	pending  bool   // pend holds notes: changes from pendFrom on are not all in segments
@@ -311,6 +312,7 @@ func (s *Set) EndBulk() {
 		s.bulk--
 	}
 	s.finishPending()
+	s.used = nil
 }
 
 // Reveal makes the notes collected in bulk mode searchable now if they
@@ -341,6 +343,9 @@ func (s *Set) applyBulk(seq uint64, deletes []uint64, puts []*Note) {
 	}
 	if len(puts) > 0 && s.pend == nil {
 		s.pend, s.pending, s.pendFrom = newBuilder(), true, seq
+		if s.used != nil {
+			s.pend, s.used = s.used.reuse(), nil
+		}
 	}
 	s.advance(seq)
 	s.publish(v)
@@ -360,6 +365,9 @@ func (s *Set) finishPending() {
 		return
 	}
 	b, del := s.pend.finish()
+	if s.bulk > 0 {
+		s.used = s.pend
+	}
 	s.pend = nil
 	seg := mustOpen(b)
 	s.mu.Lock()
