@@ -255,9 +255,8 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: p.enc.parents[i]})
 	}
 	p.note.ID = uint64(id)
-	fwd := append([]byte(nil), p.enc.fwd...)
-	segment.SetNoteID(fwd, uint64(id))
-	ents = append(ents, entry{key: forwardKey(id), val: fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
+	segment.SetNoteID(p.enc.fwd, uint64(id)) // in place: a re-stage sets the same id
+	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
 	return ents, ch, nil
 }
 

@@ -1,6 +1,9 @@
 package segment
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // noteFormat is the first byte of an encoded Note.
 const noteFormat = 1
@@ -8,6 +11,7 @@ const noteFormat = 1
 // EncodeNote appends n's binary encoding to b: varints throughout, strings
 // as a length and bytes, terms prefix-compressed, positions delta-coded.
 func EncodeNote(b []byte, n *Note) []byte {
+	b = slices.Grow(b, encodedSize(n))
 	b = append(b, noteFormat)
 	b = binary.LittleEndian.AppendUint64(b, n.ID)
 	b = appendStr(b, n.Vault)
@@ -65,6 +69,34 @@ func EncodeNote(b []byte, n *Note) []byte {
 		}
 	}
 	return b
+}
+
+// encodedSize is about the size of n's encoding (a little more), so that
+// EncodeNote allocates once.
+func encodedSize(n *Note) int {
+	size := 64 + len(n.Vault) + len(n.Path) + len(n.Title) + 16*len(n.Chunks)
+	for _, t := range n.Tags {
+		size += len(t) + 2
+	}
+	for _, h := range n.Headings {
+		for _, s := range h {
+			size += len(s) + 2
+		}
+	}
+	for i := range n.Terms {
+		t := &n.Terms[i]
+		size += len(t.Text) + 8
+		for _, p := range t.Postings {
+			size += 4 + 2*len(p.Pos)
+		}
+	}
+	for _, a := range n.Anchors {
+		size += len(a.Target) + 2
+		for _, t := range a.Terms {
+			size += len(t.Text) + 4
+		}
+	}
+	return size
 }
 
 func commonPrefix(a, b string) int {
