@@ -2,6 +2,7 @@ package segment
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -134,13 +135,16 @@ func (s *Set) flush(final bool) error {
 		}
 		return nil
 	}
-	var b []byte
+	var write func(io.Writer) error
 	if len(ins) == 1 && ins[0].del == nil {
-		b = ins[0].seg.b // one segment and nothing deleted: its bytes are the file
+		write = func(f io.Writer) error { // one segment and nothing deleted: its bytes are the file
+			_, err := f.Write(ins[0].seg.b)
+			return err
+		}
 	} else {
-		b = merge(inputsOf(ins))
+		write = mergeWriter(inputsOf(ins)).writeTo
 	}
-	seg, err := s.writeSegment(b)
+	seg, err := s.writeSegment(write)
 	if err != nil {
 		return err
 	}
@@ -166,7 +170,7 @@ func (s *Set) mergeDisk() (bool, error) {
 	if len(ins) == 0 {
 		return false, nil
 	}
-	seg, err := s.writeSegment(merge(inputsOf(ins)))
+	seg, err := s.writeSegment(mergeWriter(inputsOf(ins)).writeTo)
 	if err != nil {
 		return true, err
 	}
@@ -275,14 +279,15 @@ func (s *Set) replace(ins []*segState, seg *Segment, memory bool) {
 	s.publish(v)
 }
 
-// writeSegment writes b as a new segment file (durably) and maps it.
-func (s *Set) writeSegment(b []byte) (*Segment, error) {
+// writeSegment writes a new segment file (durably) with write and maps
+// it.
+func (s *Set) writeSegment(write func(io.Writer) error) (*Segment, error) {
 	s.mu.Lock()
 	s.nextID++
 	name := fmt.Sprintf("%08d.seg", s.nextID)
 	s.mu.Unlock()
 	path := filepath.Join(s.opt.Dir, name)
-	if err := writeFileSync(path, b); err != nil {
+	if err := writeFileWith(path, write); err != nil {
 		return nil, err
 	}
 	seg, err := openFile(path)

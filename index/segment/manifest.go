@@ -1,10 +1,12 @@
 package segment
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,12 +103,24 @@ func (s *Set) writeManifest(seq uint64, gone []string) error {
 // writeFileSync writes path atomically and durably: a temporary file,
 // fsynced, renamed over path, and the directory fsynced.
 func writeFileSync(path string, b []byte) error {
+	return writeFileWith(path, func(f io.Writer) error {
+		_, err := f.Write(b)
+		return err
+	})
+}
+
+// writeFileWith is writeFileSync with the contents written by write.
+func writeFileWith(path string, write func(io.Writer) error) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("segment: write %s: %w", filepath.Base(path), err)
 	}
-	_, err = f.Write(b)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -3,6 +3,7 @@ package segment
 import (
 	"bytes"
 	"container/heap"
+	"encoding/binary"
 )
 
 // mergeInput is a segment to merge with the notes to leave out.
@@ -16,8 +17,20 @@ type mergeInput struct {
 // and body positions are copied as bytes, postings re-coded only for their
 // chunk numbers, and each note's forward list carried over with the terms
 // renumbered; the dictionaries are merged term by term.
-func merge(ins []mergeInput) []byte {
+func merge(ins []mergeInput) []byte { return mergeWriter(ins).finish() }
+
+// mergeWriter lays out the merge of ins in a writer, for finish (bytes) or
+// writeFile. Its sections are sized up front to the inputs' (an upper
+// bound), so that a large merge does not allocate them twice over.
+func mergeWriter(ins []mergeInput) *writer {
 	w := newWriter()
+	for i := range w.sec {
+		n := 0
+		for _, in := range ins {
+			n += len(in.seg.sec[i])
+		}
+		w.sec[i] = make([]byte, 0, n)
+	}
 	noteMap := make([][]int32, len(ins))  // input note → output note, -1 deleted
 	chunkMap := make([][]int64, len(ins)) // input chunk → output chunk − input chunk (per note), -1 deleted
 	for k, in := range ins {
@@ -122,18 +135,32 @@ func merge(ins []mergeInput) []byte {
 			}
 		}
 	}
-	// Forward lists: the input's, terms renumbered (order is kept: the
-	// output dictionary sorts like each input's).
+	// Forward lists, written in note order: the input's, terms renumbered
+	// (order is kept: the output dictionary sorts like each input's).
+	rows, f := w.sec[secNoteRows], &w.sec[secForward]
+	var ents []byte
 	for k, in := range ins {
 		for i := uint32(0); i < in.seg.notes; i++ {
-			if n := noteMap[k][i]; n >= 0 {
-				in.seg.forward(i, func(t, df uint32) {
-					w.fwd[n] = append(w.fwd[n], fwdEntry{ordMap[k][t], df})
-				})
+			n := noteMap[k][i]
+			if n < 0 {
+				continue
 			}
+			ents = ents[:0]
+			count, last := 0, uint32(0)
+			in.seg.forward(i, func(t, df uint32) {
+				o := ordMap[k][t]
+				ents = binary.AppendUvarint(ents, uint64(o-last))
+				ents = binary.AppendUvarint(ents, uint64(df))
+				last = o
+				count++
+			})
+			le.PutUint32(rows[int(n)*noteRowSize+nrFwd:], uint32(len(*f)))
+			*f = binary.AppendUvarint(*f, uint64(count))
+			*f = append(*f, ents...)
 		}
 	}
-	return w.finish()
+	w.fwd = nil // written
+	return w
 }
 
 type dictCursor struct {

@@ -3,6 +3,7 @@ package segment
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"io"
 	"slices"
 )
 
@@ -225,6 +226,37 @@ func (w *writer) endTerm(text string, df uint64) {
 
 // finish lays out the header and sections and returns the segment.
 func (w *writer) finish() []byte {
+	hdr := w.header()
+	size := len(hdr)
+	for _, s := range w.sec {
+		size += len(s)
+	}
+	out := make([]byte, 0, size)
+	out = append(out, hdr...)
+	for _, s := range w.sec {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// writeTo writes the segment to f: the header, then the sections as they
+// are (no copy of the whole segment in memory).
+func (w *writer) writeTo(f io.Writer) error {
+	if _, err := f.Write(w.header()); err != nil {
+		return err
+	}
+	for _, s := range w.sec {
+		if _, err := f.Write(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// header completes the sections (the sorted indexes and the forward
+// lists) and returns the header that goes before them: counts, sums, the
+// section table and the CRC-32C of the sections.
+func (w *writer) header() []byte {
 	slices.SortFunc(w.ids, func(a, b idRow) int {
 		switch {
 		case a.id < b.id:
@@ -252,11 +284,7 @@ func (w *writer) finish() []byte {
 		w.sec[secHashIndex] = le.AppendUint32(w.sec[secHashIndex], r.chunk)
 	}
 	w.writeForward()
-	size := headerSize
-	for _, s := range w.sec {
-		size += len(s)
-	}
-	out := make([]byte, headerSize, size)
+	out := make([]byte, headerSize)
 	copy(out, magic)
 	le.PutUint32(out[hVersion:], version)
 	le.PutUint32(out[hNotes:], w.notes)
@@ -270,13 +298,14 @@ func (w *writer) finish() []byte {
 		le.PutUint64(out[hSumNote+8*f:], w.sumNote[f])
 	}
 	off := uint64(headerSize)
+	crc := uint32(0)
 	for i, s := range w.sec {
 		le.PutUint64(out[hSections+16*i:], off)
 		le.PutUint64(out[hSections+16*i+8:], uint64(len(s)))
 		off += uint64(len(s))
-		out = append(out, s...)
+		crc = crc32.Update(crc, castagnoli, s)
 	}
-	le.PutUint32(out[hCRC:], crc32.Checksum(out[headerSize:], castagnoli))
+	le.PutUint32(out[hCRC:], crc)
 	return out
 }
 
