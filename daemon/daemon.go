@@ -186,12 +186,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		select {
-		case <-startup.done:
-		case <-workCtx.Done():
+		for _, done := range []<-chan struct{}{startup.done, store.GraphLoaded()} {
+			select {
+			case <-done:
+			case <-workCtx.Done():
+			}
 		}
-		// The start-up pass is over: its segments to disk, the memory it
-		// used back to the system.
+		// The start-up pass is over and the graph loaded: the pass's
+		// segments to disk, the memory both used back to the system.
 		if workCtx.Err() == nil {
 			if err := store.Settle(workCtx); err != nil {
 				d.log.Warn("could not write the index segments after the start-up pass", "err", err)

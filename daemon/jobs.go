@@ -17,6 +17,7 @@ import (
 
 // runJobs runs passes one at a time until ctx is cancelled.
 func (d *Daemon) runJobs(ctx context.Context) {
+	graphChanged := false // since the last graph check
 	for {
 		j := d.queue.pop(ctx)
 		if j == nil {
@@ -27,17 +28,34 @@ func (d *Daemon) runJobs(ctx context.Context) {
 		d.active = j
 		d.mu.Unlock()
 		d.runJob(ctx, j)
-		if j.trigger != triggerWatch {
-			// The graph's consistency check walks every relation: after
-			// start-up, periodic and requested passes, not per saved note.
-			d.store.CheckGraph()
-		}
 		d.embedding.poke()
 		d.mu.Lock()
 		d.active = nil
 		d.mu.Unlock()
+		// Whoever waits for the pass (the first query after start-up, a
+		// reindex request) has its answer before the graph is checked.
 		j.finish(ctx.Err() != nil)
+		graphChanged = graphChanged || changedGraph(j.results)
+		if ctx.Err() == nil && (j.trigger == triggerManual || j.trigger != triggerWatch && graphChanged) {
+			// The graph's consistency check walks every relation: after
+			// start-up, periodic and requested passes, not per saved
+			// note, and only when a pass has changed something since the
+			// last check (or one is requested).
+			d.store.CheckGraph()
+			graphChanged = false
+		}
 	}
+}
+
+// changedGraph reports whether a pass with these results may have changed
+// the graph: it wrote or removed a document, or stopped on an error.
+func changedGraph(rs []ipc.ReindexResult) bool {
+	for _, r := range rs {
+		if r.Indexed+r.Removed+r.Failed > 0 || r.Error != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Daemon) runJob(ctx context.Context, j *job) {

@@ -1,7 +1,9 @@
 package index
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -44,7 +46,7 @@ func (s *Store) Check() error {
 		}); err != nil {
 			return err
 		}
-		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}, nsGraph: {}, nsFailed: {}}
+		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}, nsGraph: {}, nsNames: {}, nsFailed: {}}
 		for ns, m := range counts {
 			if err := iterate(txn, nsPrefix(ns), false, func(k, _ []byte) error {
 				m[idFromKey(k)]++
@@ -74,8 +76,8 @@ func (s *Store) Check() error {
 				if f == nil {
 					return fmt.Errorf("%s/%s: no note record", d.Vault, d.Path)
 				}
-				if counts[nsGraph][id] != 1 || counts[nsFailed][id] != 0 {
-					return fmt.Errorf("%s/%s: no graph record, or listed as failed", d.Vault, d.Path)
+				if counts[nsGraph][id] != 1 || counts[nsNames][id] != 1 || counts[nsFailed][id] != 0 {
+					return fmt.Errorf("%s/%s: no graph or names record, or listed as failed", d.Vault, d.Path)
 				}
 				if len(f.Chunks) != d.Chunks || counts[nsChunk][id] != d.Chunks || counts[nsParent][id] != d.Parents {
 					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d note chunks, %d chunk and %d parent records",
@@ -83,7 +85,7 @@ func (s *Store) Check() error {
 				}
 				sum.add(Stats{Docs: 1, Chunks: int64(d.Chunks), Langs: 1 << f.Lang}, 1)
 			default:
-				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 || counts[nsGraph][id] > 0 {
+				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 || counts[nsGraph][id] > 0 || counts[nsNames][id] > 0 {
 					return fmt.Errorf("%s/%s: failed document still has chunks or postings", d.Vault, d.Path)
 				}
 				if counts[nsFailed][id] != 1 {
@@ -94,6 +96,14 @@ func (s *Store) Check() error {
 			if got, ok, err := s.lookupID(txn, d.Vault, d.Path); err != nil || !ok || got != id {
 				return fmt.Errorf("%s/%s: path index does not point at %s", d.Vault, d.Path, id)
 			}
+			if err := getRecord(txn, pathKey(d.Vault, d.Path), func(v []byte) error {
+				if len(v) > 8 && !bytes.Equal(v, pathValue(id, d)) {
+					return errors.New("the stat beside the path differs from the document's")
+				}
+				return nil
+			}); err != nil {
+				return fmt.Errorf("%s/%s: %w", d.Vault, d.Path, err)
+			}
 		}
 		if err := iterate(txn, nsPrefix(nsGraph), true, func(k, v []byte) error {
 			if d := docs[idFromKey(k)]; d != nil {
@@ -102,6 +112,14 @@ func (s *Store) Check() error {
 					return fmt.Errorf("%s/%s: graph record: %w", d.Vault, d.Path, err)
 				}
 				if err := g.Check(d.Chunks); err != nil {
+					return fmt.Errorf("%s/%s: %w", d.Vault, d.Path, err)
+				}
+				if err := getRecord(txn, docChildPrefix(nsNames, d.ID), func(v []byte) error {
+					if want := appendStrings(nil, g.Names); !bytes.Equal(v, want) {
+						return errors.New("names record differs from the graph record's names")
+					}
+					return nil
+				}); err != nil {
 					return fmt.Errorf("%s/%s: %w", d.Vault, d.Path, err)
 				}
 				return nil

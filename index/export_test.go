@@ -44,3 +44,30 @@ func SetVectorCommitHook(h func()) (restore func()) {
 func (s *Store) ForgetVaultCounts() error {
 	return s.db.Update(func(txn *badger.Txn) error { return txn.Delete(keyVaultCounts) })
 }
+
+// DropNamesRecords deletes every n/ record, as in a store written before
+// they were kept.
+func (s *Store) DropNamesRecords() error {
+	return s.db.DropPrefix(nsPrefix(nsNames))
+}
+
+// DropPathStats rewrites every path key to hold only the document's id,
+// as in a store written before the stat was kept beside it.
+func (s *Store) DropPathStats() error {
+	return s.db.Update(func(txn *badger.Txn) error {
+		type kv struct{ k, v []byte }
+		var all []kv
+		if err := iterate(txn, nsPrefix(nsPath), true, func(k, v []byte) error {
+			all = append(all, kv{append([]byte(nil), k...), append([]byte(nil), v[:8]...)})
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, e := range all {
+			if err := txn.Set(e.k, e.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

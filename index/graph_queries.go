@@ -15,7 +15,7 @@ import (
 // Backlinks lists the relations of other notes (and the note itself) that
 // point at the named note, through any of its names.
 func (s *Store) Backlinks(vault, note string) ([]graph.LinkRef, error) {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.Backlinks(vault, note)
 }
@@ -24,14 +24,14 @@ func (s *Store) Backlinks(vault, note string) ([]graph.LinkRef, error) {
 // in any case — to the notes it names, in any vault unless vault is set.
 // It returns *graph.ErrNoSuchNote when none has that name.
 func (s *Store) FindNotes(vault, name string) ([]graph.NoteRef, error) {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.FindNotes(vault, name)
 }
 
 // Links lists the relations held by the named note.
 func (s *Store) Links(vault, note string) ([]graph.LinkRef, error) {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.Links(vault, note)
 }
@@ -39,7 +39,7 @@ func (s *Store) Links(vault, note string) ([]graph.LinkRef, error) {
 // Unresolved lists links to notes that do not exist (attachments, tags and
 // typed entities excluded), in vault ("" for all).
 func (s *Store) Unresolved(vault string) []graph.LinkRef {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.Unresolved(vault)
 }
@@ -47,7 +47,7 @@ func (s *Store) Unresolved(vault string) []graph.LinkRef {
 // Entities lists notes, tags and typed entities in vault ("" for all), most
 // referenced first; typ filters by type ("" for all, see graph.Entities).
 func (s *Store) Entities(vault, typ string) []graph.EntityInfo {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.Entities(vault, typ)
 }
@@ -55,7 +55,7 @@ func (s *Store) Entities(vault, typ string) []graph.EntityInfo {
 // Neighbors walks up to hops links (either direction) from an entity: a
 // note, a "#tag" or an "@entity".
 func (s *Store) Neighbors(vault, entity string, hops int) ([]graph.EntityInfo, error) {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.Neighbors(vault, entity, hops)
 }
@@ -65,7 +65,7 @@ func (s *Store) Neighbors(vault, entity string, hops int) ([]graph.EntityInfo, e
 // search is scoped to the note that shows it; the result still cites the
 // file that holds the text.
 func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	defer s.mem.mu.RUnlock()
 	return s.mem.graph.Embedded(inScope)
 }
@@ -74,7 +74,7 @@ func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
 // this costs O(1), and the inconsistency the last CheckGraph found ("" if
 // none, or before the first check).
 func (s *Store) GraphStats() graph.Stats {
-	s.mem.mu.RLock()
+	s.mem.rlockGraph()
 	st := s.mem.graph.Counts()
 	s.mem.mu.RUnlock()
 	if p := s.graphProblem.Load(); p != nil {
@@ -92,7 +92,7 @@ func (s *Store) CheckGraph() graph.Stats {
 	m := s.mem
 	v := s.view()
 	defer v.Release()
-	m.mu.RLock()
+	m.rlockGraph()
 	st := m.graph.Check()
 	if st.Problem == "" {
 		v.EachNote(func(_ segment.Ref, id uint64, _, path string) bool {
@@ -115,7 +115,7 @@ func (s *Store) CheckGraph() graph.Stats {
 // reach, and those entities.
 func (s *Store) GraphSearch(terms []string, k int, filter Filter) ([]Hit, []graph.Match) {
 	m := s.mem
-	m.mu.RLock()
+	m.rlockGraph()
 	defer m.mu.RUnlock()
 	if k <= 0 || len(terms) == 0 {
 		return nil, nil
@@ -161,7 +161,7 @@ func (s *Store) topHits(scores map[graph.ChunkRef]float64, k int, filter Filter)
 // named in the analysed query terms, and the named notes themselves.
 func (s *Store) LinkSearch(terms []string, embeds bool, k int, filter Filter) ([]Hit, []DocID) {
 	m := s.mem
-	m.mu.RLock()
+	m.rlockGraph()
 	scores, _, subjects := m.graph.Linkers(terms, embeds)
 	m.mu.RUnlock()
 	if len(scores) == 0 || k <= 0 {

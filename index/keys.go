@@ -11,12 +11,15 @@ import (
 //
 //	m/schema                     schema and analyzer versions (meta)
 //	m/stats                      collection statistics (JSON Stats)
-//	p/<vault>\x00<path>          → DocID (8 bytes): path index
+//	p/<vault>\x00<path>          → DocID (8 bytes) and the stat the file was read
+//	                               with (stored.go): path index
 //	d/<doc:8>                    → Document (JSON)
 //	c/<doc:8><ord:4>             → Chunk (binary, codec_chunk.go), child chunks
 //	a/<doc:8><ord:4>             → Parent (binary, codec_chunk.go), parent sections
 //	g/<doc:8>                    → the doc's graph record (binary, codec_graph.go):
 //	                               the names it answers to and its relations (index/graph)
+//	n/<doc:8>                    → the names of the doc's graph record (binary
+//	                               strings): loaded first at open (graph_load.go)
 //	f/<doc:8>                    → the doc's segment record (segment.EncodeNote):
 //	                               note fields, chunk doc values, terms with
 //	                               their postings and positions, anchors
@@ -42,6 +45,7 @@ const (
 	nsForward = 'f'
 	nsGraph   = 'g'
 	nsFailed  = 'e'
+	nsNames   = 'n'
 )
 
 var (

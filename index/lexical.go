@@ -235,7 +235,7 @@ func (s *Store) resolveAnchor(key string) []uint64 {
 	if !ok {
 		return nil
 	}
-	s.mem.mu.RLock()
+	s.mem.rlockNames()
 	ids := s.mem.graph.Resolve(vault, name)
 	s.mem.mu.RUnlock()
 	out := make([]uint64, len(ids))

@@ -25,11 +25,18 @@ type memIndex struct {
 	failed map[DocID]failedDoc
 	counts map[string]VaultCount // as of the last applied commit
 	covers coverSet
+	// ready is closed once the graph is loaded (graph_load.go): readers of
+	// the graph and writers wait for it.
+	ready chan struct{}
+	// namesReady is closed once every note's names are loaded, which is
+	// all anchor resolution needs (before ready when they are kept apart).
+	namesReady chan struct{}
 }
 
 func newMemIndex() *memIndex {
 	return &memIndex{graph: graph.New(), failed: make(map[DocID]failedDoc), counts: make(map[string]VaultCount),
-		covers: make(coverSet)}
+		covers: make(coverSet), ready: make(chan struct{}),
+		namesReady: make(chan struct{})}
 }
 
 // Hit is one lexical or vector result with the citation of its chunk.

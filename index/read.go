@@ -59,11 +59,9 @@ func (s *Store) Documents(vault string) ([]Document, error) {
 	err := s.db.View(func(txn *badger.Txn) error {
 		var ids []DocID
 		if err := iterate(txn, vaultPathPrefix(vault), true, func(_, v []byte) error {
-			if len(v) != 8 {
-				return errCorrupt
-			}
-			ids = append(ids, idFromKey(append([]byte{0, 0}, v...)))
-			return nil
+			id, _, _, err := parsePathValue(v)
+			ids = append(ids, id)
+			return err
 		}); err != nil {
 			return err
 		}
@@ -98,8 +96,8 @@ func (s *Store) DocumentsIn(vault string, scopes []string) ([]Document, error) {
 			var ids []DocID
 			if err := iterate(txn, prefix, true, func(k, v []byte) error {
 				p := string(k[len(vaultPathPrefix(vault)):])
-				if len(v) == 8 && InScope(p, sc) {
-					ids = append(ids, idFromKey(append([]byte{0, 0}, v...)))
+				if id, _, _, err := parsePathValue(v); err == nil && InScope(p, sc) {
+					ids = append(ids, id)
 				}
 				return nil
 			}); err != nil {

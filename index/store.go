@@ -16,7 +16,6 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/ragd/ragd/index/analyze"
-	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/index/segment"
 )
 
@@ -84,8 +83,9 @@ type Options struct {
 //     own and is safe beside searches, also while it is being saved.
 //  4. mem.mu (memIndex, RW) — the entity graph (index/graph), failed
 //     documents, per-vault counts and vector backlogs. Taken after a
-//     transaction has committed, and (but for the load at open) never held
-//     while Badger or a file is read or written.
+//     transaction has committed, and by the graph's load after Open
+//     (graph_load.go) per batch of decoded records; never held while
+//     Badger or a file is read or written.
 //
 // The segment set (lex) has its own lock, taken alone or innermost.
 type Store struct {
@@ -120,8 +120,9 @@ type schemaRecord struct {
 	Analyzer int `json:"analyzer"`
 }
 
-// Open opens (creating if needed) the store in opts.Dir and loads the
-// postings into memory.
+// Open opens (creating if needed) the store in opts.Dir: the segments are
+// mapped and the journal replayed; the entity graph is loaded in the
+// background (graph_load.go), its readers waiting for it.
 func Open(opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -173,12 +174,12 @@ func Open(opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	s.stopGC = make(chan struct{})
 	if err := s.load(); err != nil {
 		s.lex.Close()
 		db.Close()
 		return nil, err
 	}
-	s.stopGC = make(chan struct{})
 	s.gcDone.Add(1)
 	go s.collectGarbage()
 	return s, nil
@@ -283,16 +284,16 @@ func (s *Store) checkSchema() (fresh bool, err error) {
 	return true, s.update(int64(len(b)), func(txn *badger.Txn) error { return txn.Set(keySchema, b) })
 }
 
-// load reads the statistics, the failed documents and the entity graph
-// into memory; note data comes from the segments, not from document
-// records.
+// load reads the statistics, the per-vault counts and the failed
+// documents, and starts loading the entity graph in the background
+// (loadGraph); note data comes from the segments, not from document
+// records. A store written before the counts were kept loads its graph
+// here, since the counts are taken from it.
 func (s *Store) load() error {
 	m := s.mem
-	v := s.view()
-	defer v.Release()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return s.db.View(func(txn *badger.Txn) error {
+	var counts map[string]VaultCount
+	found := false
+	err := s.db.View(func(txn *badger.Txn) error {
 		if it, err := txn.Get(keyStats); err == nil {
 			if err := it.Value(func(v []byte) error { return json.Unmarshal(v, &s.stats) }); err != nil {
 				return fmt.Errorf("index: stats: %w", err)
@@ -300,46 +301,38 @@ func (s *Store) load() error {
 		} else if !errors.Is(err, badger.ErrKeyNotFound) {
 			return err
 		}
-		counts, found, err := readVaultCounts(txn)
+		var err error
+		counts, found, err = readVaultCounts(txn)
 		if err != nil {
 			return fmt.Errorf("index: vault counts: %w", err)
 		}
-		if found {
-			s.vcounts, m.counts = counts, maps.Clone(counts)
-		}
-		if err := iterate(txn, nsPrefix(nsFailed), true, func(k, val []byte) error {
+		return iterate(txn, nsPrefix(nsFailed), true, func(k, val []byte) error {
 			f := parseFailed(val)
 			m.failed[idFromKey(k)] = f
 			if !found {
 				addStats(counts, f.vault, Stats{Failed: 1}, 1)
 			}
 			return nil
-		}); err != nil {
-			return err
-		}
-		defer func() {
-			if !found { // a store written before the counts were kept
-				s.vcounts, m.counts = counts, maps.Clone(counts)
-			}
-		}()
-		return iterate(txn, nsPrefix(nsGraph), true, func(k, val []byte) error {
-			id := idFromKey(k)
-			r, ok := v.Find(uint64(id))
-			if !ok {
-				return nil
-			}
-			var g graph.Record
-			if err := decodeGraph(val, &g); err != nil {
-				return fmt.Errorf("index: graph of %s: %w", id, err)
-			}
-			in := v.Info(r, false)
-			m.graph.Add(graph.DocID(id), in.Vault, in.Path, in.Title, v.ChunkCount(r), &g)
-			if !found {
-				addStats(counts, in.Vault, Stats{Docs: 1, Chunks: int64(v.ChunkCount(r))}, 1)
-			}
-			return nil
 		})
 	})
+	if err != nil {
+		return err
+	}
+	txn, v := s.db.NewTransaction(false), s.view()
+	if found {
+		s.vcounts, m.counts = counts, maps.Clone(counts)
+		s.gcDone.Add(1)
+		go func() {
+			defer s.gcDone.Done()
+			s.loadGraph(txn, v, nil)
+		}()
+		return nil
+	}
+	if err := s.loadGraph(txn, v, counts); err != nil {
+		return err
+	}
+	s.vcounts, m.counts = counts, maps.Clone(counts)
+	return nil
 }
 
 // iterate calls fn for each key with prefix; values are fetched only if

@@ -220,7 +220,8 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 			}
 			switch old.Status {
 			case StatusOK:
-				ents = append(ents, entry{key: forwardKey(id), del: true}, entry{key: docChildPrefix(nsGraph, id), del: true})
+				ents = append(ents, entry{key: forwardKey(id), del: true}, entry{key: docChildPrefix(nsGraph, id), del: true},
+					entry{key: docChildPrefix(nsNames, id), del: true})
 				ch.oldOK = true
 				ch.oldStats = Stats{Docs: 1, Chunks: int64(old.Chunks)}
 			default:
@@ -240,9 +241,7 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	if err := p.encode(); err != nil {
 		return nil, ch, err
 	}
-	var idb [8]byte
-	copy(idb[:], docKey(id)[2:])
-	ents = append(ents, entry{key: pathKey(vault, path), val: idb[:]}, entry{key: docKey(id), val: p.enc.doc})
+	ents = append(ents, entry{key: pathKey(vault, path), val: pathValue(id, &p.Doc)}, entry{key: docKey(id), val: p.enc.doc})
 	if p.Doc.Status != StatusOK {
 		ents = append(ents, entry{key: failedKey(id), val: failedValue(vault, path)})
 		return ents, ch, nil
@@ -256,7 +255,8 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	}
 	p.note.ID = uint64(id)
 	segment.SetNoteID(p.enc.fwd, uint64(id)) // in place: a re-stage sets the same id
-	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph})
+	ents = append(ents, entry{key: forwardKey(id), val: p.enc.fwd}, entry{key: docChildPrefix(nsGraph, id), val: p.enc.graph},
+		entry{key: docChildPrefix(nsNames, id), val: appendStrings(nil, p.graph.Names)})
 	return ents, ch, nil
 }
 
@@ -279,7 +279,31 @@ func (s *Store) stageRefresh(txn *badger.Txn, d *Document) ([]entry, change, err
 	if err != nil {
 		return nil, ch, err
 	}
-	return []entry{{key: docKey(id), val: b}}, ch, nil
+	ents := []entry{{key: docKey(id), val: b}, {key: pathKey(d.Vault, d.Path), val: pathValue(id, old)}}
+	if old.Status == StatusOK {
+		// A store written before the names were kept apart gets them.
+		names, err := missingNames(txn, id)
+		if err != nil {
+			return nil, ch, err
+		}
+		if names != nil {
+			ents = append(ents, entry{key: docChildPrefix(nsNames, id), val: names})
+		}
+	}
+	return ents, ch, nil
+}
+
+// missingNames returns the n/ record of document id from its graph record
+// when it has none (nil when it has one).
+func missingNames(txn *badger.Txn, id DocID) ([]byte, error) {
+	if _, err := txn.Get(docChildPrefix(nsNames, id)); err == nil || !errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, err
+	}
+	var g graph.Record
+	if err := getRecord(txn, docChildPrefix(nsGraph, id), func(v []byte) error { return decodeGraph(v, &g) }); err != nil {
+		return nil, err
+	}
+	return appendStrings(nil, g.Names), nil
 }
 
 // lookupID finds the id of vault/path, or derives a fresh one that no other
@@ -290,11 +314,9 @@ func (s *Store) lookupID(txn *badger.Txn, vault, path string) (DocID, bool, erro
 	case err == nil:
 		var id DocID
 		err = it.Value(func(v []byte) error {
-			if len(v) != 8 {
-				return errCorrupt
-			}
-			id = idFromKey(append([]byte{0, 0}, v...))
-			return nil
+			var err error
+			id, _, _, err = parsePathValue(v)
+			return err
 		})
 		return id, err == nil, err
 	case !errors.Is(err, badger.ErrKeyNotFound):
@@ -357,6 +379,7 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 	}
 	v.Release()
 	m := s.mem
+	<-m.ready // the graph is loaded (graph_load.go)
 	m.mu.Lock()
 	m.counts = counts
 	for _, ch := range chs {

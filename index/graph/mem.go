@@ -91,19 +91,41 @@ func (g *Graph) dropStem(vault, k, entity string) {
 // Add adds the record of note id (vault, path, title, and how many chunks
 // it has); a note already present must be removed first.
 func (g *Graph) Add(id DocID, vault, path, title string, chunks int, rec *Record) {
-	d := &docNode{vault: vault, path: path, title: title, chunks: chunks, names: rec.Names, rels: rec.Relations, stems: rec.Stems, facts: rec.Facts}
+	g.AddNames(id, vault, path, title, chunks, rec.Names)
+	g.AddRelations(id, rec)
+}
+
+// AddNames adds note id with only the names it answers to, which is all
+// Resolve needs; AddRelations adds the rest of its record later. (The
+// index loads every note's names first, so that lexical search can resolve
+// link targets while the relations are still loading.) A note already
+// present must be removed first.
+func (g *Graph) AddNames(id DocID, vault, path, title string, chunks int, names []string) {
+	d := &docNode{vault: vault, path: path, title: title, chunks: chunks, names: names}
 	g.docs[id] = d
-	names := g.names[vault]
-	if names == nil {
-		names = make(map[string][]DocID)
-		g.names[vault] = names
+	byName := g.names[vault]
+	if byName == nil {
+		byName = make(map[string][]DocID)
+		g.names[vault] = byName
 	}
 	for _, n := range d.names {
-		names[n] = append(names[n], id)
-		if len(names[n]) == 1 {
+		byName[n] = append(byName[n], id)
+		if len(byName[n]) == 1 {
 			g.nameAppeared(vault, n)
 		}
 	}
+}
+
+// AddRelations adds the relations, stems and facts of rec to note id,
+// added by AddNames without them; it does nothing for a note not in the
+// graph.
+func (g *Graph) AddRelations(id DocID, rec *Record) {
+	d := g.docs[id]
+	if d == nil {
+		return
+	}
+	d.rels, d.stems, d.facts = rec.Relations, rec.Stems, rec.Facts
+	vault := d.vault
 	g.countRels(d, 1)
 	in := g.in[vault]
 	if in == nil {
@@ -120,7 +142,7 @@ func (g *Graph) Add(id DocID, vault, path, title string, chunks int, rec *Record
 		in[r.Target] = append(in[r.Target], inRef{id, i})
 	}
 	for _, k := range rec.Stems {
-		g.addStem(vault, k, NameKey(path))
+		g.addStem(vault, k, NameKey(d.path))
 	}
 	g.addFacts(id, vault, d.facts)
 }

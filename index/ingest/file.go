@@ -89,12 +89,68 @@ func samePipeline(old, doc *index.Document) bool {
 	return old.Pipeline == doc.Pipeline || doc.Kind == "" && strings.HasPrefix(old.Pipeline, doc.Pipeline+"|")
 }
 
+// pipelineOf is the pipeline of a file of kind: the chunking settings, the
+// note fields and the enricher.
+func (in *Ingester) pipelineOf(opt SyncOptions, kind string) string {
+	return pipeline(opt.Chunk) + ";" + in.store.FieldsSignature() + in.enrichSuffix(opt, kind)
+}
+
+// unchangedUnread reports what prepareFile would decide without reading
+// the file, from the stat kept beside the stored document's path alone (no
+// document record is read): that the file is the one the document was
+// read from, with the same pipeline, and within the size limits. When it
+// cannot tell, prepareFile decides on the whole record.
+func (in *Ingester) unchangedUnread(opt SyncOptions, f File, old *index.StoredFile, pipes pipelineSums) bool {
+	if old == nil || !old.Known {
+		return false
+	}
+	kind := index.KindOf(f.Rel)
+	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes || (kind == "markdown" || kind == "text") && tooLarge(f.Size, in.maxText()) != "" {
+		return false
+	}
+	st := &old.Stat
+	if !st.Hashed || st.Retry || st.NoExtractor || st.StatAt == 0 || max(st.ModTime, st.CTime) >= st.StatAt-int64(racyWindow) {
+		return false
+	}
+	if st.Size != f.Size || st.ModTime != f.ModTime.UnixNano() || st.Inode != f.ID.Ino || st.CTime != f.ID.CTime {
+		return false
+	}
+	return st.Pipeline == pipes[kind]
+}
+
+// pipelineSums are the checksums of the pipelines of each kind of file
+// (index.KindOf) in a pass.
+type pipelineSums map[string]uint64
+
+func (in *Ingester) pipelineSums(opt SyncOptions) pipelineSums {
+	p := make(pipelineSums, 3)
+	for _, kind := range []string{"markdown", "text", ""} {
+		p[kind] = index.PipelineSum(in.pipelineOf(opt, kind))
+	}
+	return p
+}
+
+// storedDocument reads the whole record of a stored file (nil for none).
+// One that cannot be read is logged and taken for absent: the file is
+// indexed again over it.
+func (in *Ingester) storedDocument(vault string, old *index.StoredFile) *index.Document {
+	if old == nil {
+		return nil
+	}
+	d, err := in.store.Document(vault, old.Path)
+	if err != nil {
+		in.log.Warn("stored document unreadable; indexing its file again", "path", old.Path, "err", err)
+		return nil
+	}
+	return d
+}
+
 // prepareFile reads, hashes, chunks and analyses one file. It returns a
 // nil document when the stored one is already up to date — with the
 // record to store instead when only the file's stat changed (refresh).
 func (in *Ingester) prepareFile(opt SyncOptions, f File, old *index.Document) (p *index.Prepared, refresh *index.Document) {
 	doc := index.Document{Vault: opt.Vault, Path: f.Rel, Size: f.Size, ModTime: f.ModTime.UTC(), Kind: index.KindOf(f.Rel),
-		Pipeline: pipeline(opt.Chunk) + ";" + in.store.FieldsSignature() + in.enrichSuffix(opt, index.KindOf(f.Rel))}
+		Pipeline: in.pipelineOf(opt, index.KindOf(f.Rel))}
 	if opt.MaxBytes > 0 && f.Size > opt.MaxBytes {
 		reason := fmt.Sprintf("file is %s, over the vault's max_file_mb of %s", mb(f.Size), mb(opt.MaxBytes))
 		if failedAlready(old, reason, f.Size) {

@@ -33,9 +33,11 @@ type Store interface {
 	// the store's note fields; FieldsSignature names those settings.
 	Prepare(doc index.Document, cd *chunk.Document, fallback string) *index.Prepared
 	FieldsSignature() string
-	// DocumentsIn returns the stored documents of a vault under scopes
-	// (all of them when there are none).
-	DocumentsIn(vault string, scopes []string) ([]index.Document, error)
+	// StoredFiles lists the stored documents of a vault under scopes (all
+	// of them when there are none) with the stat each was read with, from
+	// their path keys alone; Document reads one's whole record.
+	StoredFiles(vault string, scopes []string) ([]index.StoredFile, error)
+	Document(vault, path string) (*index.Document, error)
 	// Apply commits prepared documents and deletions, each document in
 	// one transaction.
 	Apply(ops []index.Op) error
@@ -148,11 +150,11 @@ const bulkFiles = 512
 // returns that error; what was committed before stays committed.
 func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (SyncResult, error) {
 	var res SyncResult
-	stored, err := in.store.DocumentsIn(opt.Vault, opt.Scopes)
+	stored, err := in.store.StoredFiles(opt.Vault, opt.Scopes)
 	if err != nil {
 		return res, err
 	}
-	byPath := make(map[string]*index.Document, len(stored))
+	byPath := make(map[string]*index.StoredFile, len(stored))
 	for i := range stored {
 		byPath[stored[i].Path] = &stored[i]
 	}
@@ -195,6 +197,7 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	pipes := in.pipelineSums(opt)
 	work := make(chan File)
 	// Room for a batch, so the workers go on preparing files while the
 	// writer commits one.
@@ -209,7 +212,19 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 				if feedCtx.Err() != nil {
 					continue // a write failed or the pass was cancelled
 				}
-				p, refresh := in.prepareFile(opt, f, byPath[f.Rel])
+				old := byPath[f.Rel]
+				if in.unchangedUnread(opt, f, old, pipes) {
+					unchanged.Add(1)
+					opt.Progress.Done.Add(1)
+					continue
+				}
+				doc := in.storedDocument(opt.Vault, old)
+				p, refresh := in.prepareFile(opt, f, doc)
+				if p == nil && refresh == nil && doc != nil && !old.Known {
+					// Unchanged, in a store written before the stat was
+					// kept beside the path: keep it there now.
+					refresh = doc
+				}
 				if p == nil {
 					unchanged.Add(1)
 					opt.Progress.Done.Add(1)

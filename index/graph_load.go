@@ -1,0 +1,162 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/graph"
+	"github.com/ragd/ragd/index/segment"
+)
+
+// The entity graph is built from the g/ records after Open has returned,
+// so that the daemon listens at once and its start-up pass walks the
+// vault meanwhile. Everything that reads the graph (graph queries, the
+// graph and link channels, anchor resolution in lexical scoring, status)
+// and the writer that changes it wait for mem.ready; the rest of the
+// store (segments, documents, counts) serves at once.
+
+// errStopped ends a graph load cut short by Close.
+var errStopped = errors.New("index: store closing")
+
+// loadGraph builds the entity graph of the records as txn sees them and
+// the notes of the segments' view v (the same state: Open takes both before
+// any write), in two steps. First every note's names (n/, small records in
+// Badger's tree): then the graph is published and mem.namesReady closed,
+// so that lexical search resolves link targets. Then the relations, stems
+// and facts of the g/ records, added in batches under the lock; then
+// mem.ready is closed, whatever happened. Notes without a names record (a
+// store written before they were kept) are added whole in the second step,
+// and namesReady waits for it. With counts, every searchable note is also
+// added to them (a store written before the per-vault counts were kept).
+// An error is returned, and reported as the graph's problem.
+func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]VaultCount) error {
+	defer txn.Discard()
+	defer v.Release()
+	m := s.mem
+	g := graph.New()
+	stopped := func() bool {
+		select {
+		case <-s.stopGC:
+			return true
+		default:
+			return false
+		}
+	}
+	named := int64(0)
+	err := iterate(txn, nsPrefix(nsNames), true, func(k, val []byte) error {
+		if stopped() {
+			return errStopped
+		}
+		id := idFromKey(k)
+		r, ok := v.Find(uint64(id))
+		if !ok {
+			return nil
+		}
+		rd := &reader{b: val}
+		names := rd.strings()
+		if err := rd.done(); err != nil {
+			return fmt.Errorf("index: names of %s: %w", id, err)
+		}
+		in := v.Info(r, false)
+		g.AddNames(graph.DocID(id), in.Vault, in.Path, in.Title, v.ChunkCount(r), names)
+		named++
+		return nil
+	})
+	published := false
+	publish := func() {
+		m.mu.Lock()
+		m.graph = g
+		m.mu.Unlock()
+		close(m.namesReady)
+		published = true
+	}
+	if err == nil && named == v.Stats().Notes {
+		publish()
+	}
+	if err == nil {
+		type pending struct {
+			id  graph.DocID
+			r   segment.Ref
+			rec graph.Record
+		}
+		var batch []pending
+		flush := func() {
+			// Only this goroutine writes the graph until ready is
+			// closed: it may read it without the lock.
+			if published {
+				m.mu.Lock()
+			}
+			for i := range batch {
+				p := &batch[i]
+				if g.Has(p.id) {
+					g.AddRelations(p.id, &p.rec)
+				} else {
+					in := v.Info(p.r, false)
+					g.Add(p.id, in.Vault, in.Path, in.Title, v.ChunkCount(p.r), &p.rec)
+				}
+			}
+			if published {
+				m.mu.Unlock()
+			}
+			clear(batch)
+			batch = batch[:0]
+		}
+		err = iterate(txn, nsPrefix(nsGraph), true, func(k, val []byte) error {
+			if stopped() {
+				return errStopped
+			}
+			id := idFromKey(k)
+			r, ok := v.Find(uint64(id))
+			if !ok {
+				return nil
+			}
+			batch = append(batch, pending{id: graph.DocID(id), r: r})
+			if err := decodeGraph(val, &batch[len(batch)-1].rec); err != nil {
+				return fmt.Errorf("index: graph of %s: %w", id, err)
+			}
+			if counts != nil {
+				addStats(counts, v.Info(r, false).Vault, Stats{Docs: 1, Chunks: int64(v.ChunkCount(r))}, 1)
+			}
+			if len(batch) == graphLoadBatch {
+				flush()
+			}
+			return nil
+		})
+		flush()
+	}
+	if !published {
+		publish()
+	}
+	close(m.ready)
+	if err != nil && !errors.Is(err, errStopped) {
+		problem := "could not load the graph: " + err.Error()
+		s.graphProblem.Store(&problem)
+		s.log.Error("could not load the entity graph", "err", err)
+		return err
+	}
+	return nil
+}
+
+// graphLoadBatch is how many notes' relations the load adds per turn of
+// the lock: searches resolving names wait at most that long.
+const graphLoadBatch = 256
+
+// rlockNames waits until every note's names are loaded and takes mem.mu
+// for reading: enough for graph.Graph.Resolve.
+func (m *memIndex) rlockNames() {
+	<-m.namesReady
+	m.mu.RLock()
+}
+
+// rlockGraph waits until the graph is loaded and takes mem.mu for reading.
+func (m *memIndex) rlockGraph() {
+	<-m.ready
+	m.mu.RLock()
+}
+
+// GraphLoaded is closed once the entity graph is loaded (or its load has
+// failed or been cut short by Close). Loading reads every g/ record, whose
+// pages of the value log then stay mapped: trim them after it.
+func (s *Store) GraphLoaded() <-chan struct{} { return s.mem.ready }

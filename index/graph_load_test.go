@@ -1,0 +1,81 @@
+package index_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ragd/ragd/index"
+	"github.com/ragd/ragd/index/indextest"
+)
+
+// graphVault links, aliases and tags notes across folders.
+var graphVault = map[string]string{
+	"Home.md":           "---\ntags: [moc]\n---\n# Home\n\nStart at [[Restic Backups]] and [[ZFS Pool|the pool]].\nAlso [[Missing Note]].\n",
+	"Restic Backups.md": "---\naliases: [backups]\n---\n# Restic Backups\n\nSnapshots go to B2. See [[ZFS Pool#Scrubs]]. #homelab\n",
+	"ZFS Pool.md":       "# ZFS Pool\n\n## Scrubs\n\nMonthly scrub of tank.\n",
+	"notes/Daily.md":    "# Daily\n\nFixed the [[backups]] job, read [home](../Home.md).\n",
+}
+
+type graphView struct {
+	Backlinks, Unresolved int
+	Entities              []string
+	Stats                 any
+	Search                []index.Hit
+}
+
+func viewGraph(t *testing.T, s *index.Store) graphView {
+	t.Helper()
+	bl, err := s.Backlinks("", "Restic Backups")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ents []string
+	for _, e := range s.Entities("", "") {
+		ents = append(ents, e.Key)
+	}
+	// "backups" is an anchor of Daily's link: lexical search resolves it.
+	hits := s.Search(s.Analyzer().AppendTerms(nil, "backups job snapshots"), 10, nil)
+	return graphView{Backlinks: len(bl), Unresolved: len(s.Unresolved("")), Entities: ents,
+		Stats: s.GraphStats(), Search: hits}
+}
+
+// The graph loaded after a reopen — names first, then relations — is the
+// graph the writes built, also from a store written before the names or
+// the stats beside the paths were kept.
+func TestGraphLoadedAtReopen(t *testing.T) {
+	for _, legacy := range []bool{false, true} {
+		data := t.TempDir()
+		s := indextest.Open(t, data)
+		files := indextest.WriteVault(t, t.TempDir(), graphVault)
+		indextest.Sync(t, s, "v", files)
+		want := viewGraph(t, s)
+		if want.Backlinks != 2 || want.Unresolved != 1 {
+			t.Fatalf("graph as written: %+v", want)
+		}
+		if legacy {
+			if err := s.DropNamesRecords(); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.DropPathStats(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Close()
+
+		s = indextest.Open(t, data)
+		<-s.GraphLoaded()
+		if got := viewGraph(t, s); !reflect.DeepEqual(got, want) {
+			t.Errorf("legacy %v, after reopen:\n got %+v\nwant %+v", legacy, got, want)
+		}
+		if legacy {
+			// The first pass keeps the stat beside the path again.
+			if res := indextest.Sync(t, s, "v", indextest.Restat(t, files)); res.Unchanged != len(files) {
+				t.Errorf("pass after reopen: %+v", res)
+			}
+		}
+		if err := s.Check(); err != nil {
+			t.Errorf("legacy %v: consistency check: %v", legacy, err)
+		}
+		s.Close()
+	}
+}
