@@ -33,6 +33,7 @@ func (s *searcher) anchors() {
 	var ids []uint64               // by row
 	cache := make(map[string][]uint64)
 	for k, ss := range s.v.segs {
+		byKey := make(map[uint32][]uint64) // this segment's keys resolved
 		for g := range s.groups {
 			for _, e := range s.ents[k][g] {
 				it := ss.seg.anchorPostings(e)
@@ -40,13 +41,16 @@ func (s *searcher) anchors() {
 					if ss.deleted(it.source) {
 						continue
 					}
-					// The key points into the segment, which the view keeps
-					// mapped for the whole search.
-					key := ss.seg.keyRef(it.key)
-					targets, ok := cache[key]
+					targets, ok := byKey[it.key]
 					if !ok {
-						targets = s.q.Resolve(key)
-						cache[key] = targets
+						// The key points into the segment, which the view
+						// keeps mapped for the whole search.
+						key := ss.seg.keyRef(it.key)
+						if targets, ok = cache[key]; !ok {
+							targets = s.q.Resolve(key)
+							cache[key] = targets
+						}
+						byKey[it.key] = targets
 					}
 					src := ss.seg.NoteID(it.source)
 					w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))

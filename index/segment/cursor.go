@@ -1,21 +1,29 @@
 package segment
 
+import "math"
+
+// none is a cursor's note when it has no more postings.
+const none = math.MaxUint32
+
 // cursor walks one query word's postings in one segment: its chunk
 // postings (variants merged, no positions) and its note postings (one list
 // per variant), so that a search can visit the segment note by note.
 type cursor struct {
 	chunks multiIter
-	live   bool   // chunks is at a posting
-	note   uint32 // the note of that posting, when noteOK
-	noteOK bool
+	live   bool // chunks is at a posting
 	notes  []noteIter
 	nlive  []bool
+	// noteMin is the smallest note the note postings are at (none: ended).
+	noteMin uint32
+	// at is, for a word whose notes are visited, the next note it occurs
+	// in (none: no more); see seek.
+	at uint32
 }
 
 // init places c at the start of word g's postings in seg; chunks false
 // leaves the chunk postings out (a word whose idf is 0 scores nothing).
 func (c *cursor) init(seg *Segment, es []termEntry, chunks bool) {
-	c.live, c.noteOK = false, false
+	c.live = false
 	if chunks {
 		c.chunks.init(seg, es)
 		c.stepChunk(seg)
@@ -27,12 +35,13 @@ func (c *cursor) init(seg *Segment, es []termEntry, chunks bool) {
 		c.nlive = append(c.nlive, false)
 		c.stepNote(seg, len(c.notes)-1)
 	}
+	c.minNote()
+	c.at = 0
 }
 
 // stepChunk moves to the next chunk posting (a posting past the segment's
 // chunks ends the list, as a corrupt one would).
 func (c *cursor) stepChunk(seg *Segment) {
-	c.noteOK = false
 	c.live = c.chunks.next() && c.chunks.chunk < seg.chunks
 }
 
@@ -42,34 +51,35 @@ func (c *cursor) stepNote(seg *Segment, v int) {
 	c.nlive[v] = c.notes[v].next() && c.notes[v].note < seg.notes
 }
 
-// chunkNote is the note of the current chunk posting.
-func (c *cursor) chunkNote(seg *Segment) uint32 {
-	if !c.noteOK {
-		c.note, c.noteOK = seg.chunkNote(c.chunks.chunk), true
+// minNote sets noteMin.
+func (c *cursor) minNote() {
+	c.noteMin = none
+	for v, it := range c.notes {
+		if c.nlive[v] && it.note < c.noteMin {
+			c.noteMin = it.note
+		}
 	}
-	return c.note
 }
 
-// next is the first note numbered from or more that the word occurs in
-// (in a chunk or a note field), the cursor moved to it; false when there
-// is none. Postings of earlier notes are skipped (in a valid segment there
-// are none: a search visits notes in order).
-func (c *cursor) next(seg *Segment, from uint32) (uint32, bool) {
-	n, ok := uint32(0), false
+// seek sets at to the first note numbered from or more that the word
+// occurs in (in a chunk or a note field), skipping the postings of earlier
+// notes (in a valid segment there are none: notes are visited in order).
+func (c *cursor) seek(seg *Segment, from uint32) {
+	c.at = none
 	for c.live {
-		if m := c.chunkNote(seg); m < seg.notes && m >= from {
-			n, ok = m, true
+		if m := seg.chunkNote(c.chunks.chunk); m < seg.notes && m >= from {
+			c.at = m
 			break
 		}
-		c.stepChunk(seg) // a chunk of no note: corrupt, skipped
+		c.stepChunk(seg) // a chunk of an earlier note or of none: corrupt
 	}
-	for v := range c.notes {
-		for c.nlive[v] && c.notes[v].note < from {
-			c.stepNote(seg, v)
+	if c.noteMin < from {
+		for v := range c.notes {
+			for c.nlive[v] && c.notes[v].note < from {
+				c.stepNote(seg, v)
+			}
 		}
-		if c.nlive[v] && (!ok || c.notes[v].note < n) {
-			n, ok = c.notes[v].note, true
-		}
+		c.minNote()
 	}
-	return n, ok
+	c.at = min(c.at, c.noteMin)
 }

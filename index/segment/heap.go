@@ -1,22 +1,69 @@
 package segment
 
 // hitHeap is a min-heap of note hits on score; ties are broken by id, so
-// results do not depend on segment layout.
+// results do not depend on segment layout. Its operations are its own
+// (container/heap would box every hit it moves).
 type hitHeap []NoteHit
 
 func (h hitHeap) Len() int { return len(h) }
-func (h hitHeap) Less(i, j int) bool {
+
+// less orders the weaker hit first.
+func (h hitHeap) less(i, j int) bool {
 	if h[i].Score != h[j].Score {
 		return h[i].Score < h[j].Score
 	}
 	return h[i].ID > h[j].ID
 }
-func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)   { *h = append(*h, x.(NoteHit)) }
-func (h *hitHeap) Pop() any {
+
+func (h hitHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h hitHeap) down(i int) {
+	n := len(h)
+	for {
+		j := 2*i + 1
+		if j >= n {
+			return
+		}
+		if r := j + 1; r < n && h.less(r, j) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}
+
+// push adds x.
+func (h *hitHeap) push(x NoteHit) {
+	*h = append(*h, x)
+	h.up(len(*h) - 1)
+}
+
+// replaceMin puts x in place of the weakest hit.
+func (h hitHeap) replaceMin(x NoteHit) {
+	h[0] = x
+	h.down(0)
+}
+
+// pop removes and returns the weakest hit.
+func (h *hitHeap) pop() NoteHit {
 	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+	n := len(old) - 1
+	old[0], old[n] = old[n], old[0]
+	x := old[n]
+	*h = old[:n]
+	h.down(0)
 	return x
 }
 

@@ -161,6 +161,15 @@ func (m *multiIter) init(s *Segment, es []termEntry) {
 }
 
 func (m *multiIter) next() bool {
+	if len(m.its) == 1 { // the usual case: one variant
+		if !m.live[0] {
+			return false
+		}
+		it := &m.its[0]
+		m.chunk, m.body, m.head = it.chunk, it.body, it.head
+		m.live[0] = it.next()
+		return true
+	}
 	first := true
 	for i := range m.its {
 		if m.live[i] && (first || m.its[i].chunk < m.chunk) {

@@ -1,7 +1,6 @@
 package segment
 
 import (
-	"container/heap"
 	"math"
 	"math/bits"
 
@@ -31,28 +30,54 @@ type chunkPost struct {
 // bounds.
 const ubSlack = 1 + 1e-4
 
-// bounds sets each word's upper bound and the words' order by it.
+// bounds sets each word's upper bound in any note.
 func (s *searcher) bounds() {
 	s.ub = make([]float64, len(s.groups))
+	s.ubT = make([]float64, len(s.groups))
 	s.byUB = make([]int, len(s.groups))
 	for g := range s.groups {
 		s.ub[g] = (1 + max(s.p.NoteBM25, 0)) * s.idf[g] * (s.p.K1 + 1) * ubSlack
+	}
+}
+
+// segBounds sets each word's bound in segment k's notes where it is in no
+// note field and no anchor text — its best chunk's x at most the segment's
+// largest (Segment.chunkBound), the whole note's share at the saturation
+// limit — and orders the words by it.
+func (s *searcher) segBounds(k int) {
+	seg := s.v.segs[k].seg
+	p := s.p
+	for g := range s.groups {
 		s.byUB[g] = g
+		s.ubT[g] = s.ub[g]
+		if s.exhaustive || s.idf[g] == 0 {
+			continue
+		}
+		x := 0.0
+		for _, e := range s.ents[k][g] {
+			if e.nPost > 0 {
+				x += seg.chunkBound(e, p, s.avgW)
+			}
+		}
+		t := (s.idf[g]*sat(x, p.K1) + max(p.NoteBM25, 0)*s.idf[g]*(p.K1+1)) * ubSlack
+		s.ubT[g] = min(t, s.ub[g])
 	}
 	slices.SortStableFunc(s.byUB, func(a, b int) int {
 		switch {
-		case s.ub[a] < s.ub[b]:
+		case s.ubT[a] < s.ubT[b]:
 			return -1
-		case s.ub[a] > s.ub[b]:
+		case s.ubT[a] > s.ubT[b]:
 			return 1
 		}
 		return 0
 	})
 }
 
-// essential returns the mask of the words a note must hold to possibly
-// enter the heap: all of them until it is full, then all but the weakest
-// words whose bounds together stay under its weakest score.
+// essential returns the mask of the words a note must hold (in a chunk) to
+// possibly enter the heap: all of them until it is full, then all but the
+// weakest words whose bounds together stay under its weakest score. (Notes
+// holding a word in a note field or anchor text are visited whatever its
+// bound.)
 func (s *searcher) essential(h *hitHeap, depth int) uint32 {
 	all := uint32(1)<<len(s.groups) - 1
 	if s.exhaustive || h.Len() < depth {
@@ -62,10 +87,10 @@ func (s *searcher) essential(h *hitHeap, depth int) uint32 {
 	sum := 0.0
 	mask := all
 	for _, g := range s.byUB {
-		if sum+s.ub[g] >= theta {
+		if sum+s.ubT[g] >= theta {
 			break
 		}
-		sum += s.ub[g]
+		sum += s.ubT[g]
 		mask &^= 1 << g
 	}
 	return mask
@@ -107,23 +132,27 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 	if s.anchorAt != nil {
 		anchors = s.anchorAt[k]
 	}
+	s.segBounds(k)
 	ess := s.essential(h, depth)
-	from := uint32(0)
+	for g := range G {
+		if ess&(1<<g) != 0 {
+			cur[g].seek(seg, 0)
+		}
+	}
 	for {
-		// The next note holding an essential word, or anchor text.
-		n, ok := uint32(0), false
+		// The next note holding an essential word, any word in a note
+		// field, or anchor text.
+		n := uint32(none)
 		for g := range G {
-			if ess&(1<<g) == 0 {
-				continue
-			}
-			if m, found := cur[g].next(seg, from); found && (!ok || m < n) {
-				n, ok = m, true
+			n = min(n, cur[g].noteMin)
+			if ess&(1<<g) != 0 {
+				n = min(n, cur[g].at)
 			}
 		}
-		if len(anchors) > 0 && (!ok || anchors[0].note < n) {
-			n, ok = anchors[0].note, true
+		if len(anchors) > 0 {
+			n = min(n, anchors[0].note)
 		}
-		if !ok {
+		if n == none {
 			return
 		}
 		var arow int32 = -1
@@ -136,7 +165,11 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 		if s.scoreNote(k, sc, cur, n, arow, depth, h) {
 			ess = s.essential(h, depth)
 		}
-		from = n + 1
+		for g := range G {
+			if ess&(1<<g) != 0 && cur[g].at <= n {
+				cur[g].seek(seg, n+1)
+			}
+		}
 	}
 }
 
@@ -158,6 +191,9 @@ func (s *searcher) scoreNote(k int, sc *scratch, cur []cursor, n uint32, arow in
 	present := uint32(0)
 	for g := range G {
 		c := &cur[g]
+		if !c.live || c.chunks.chunk >= end {
+			continue
+		}
 		for c.live && c.chunks.chunk < first {
 			c.stepChunk(seg)
 		}
@@ -172,6 +208,9 @@ func (s *searcher) scoreNote(k int, sc *scratch, cur []cursor, n uint32, arow in
 	sl := -1
 	for g := range G {
 		c := &cur[g]
+		if c.noteMin > n {
+			continue
+		}
 		for v := range c.notes {
 			for c.nlive[v] && c.notes[v].note < n {
 				c.stepNote(seg, v)
@@ -185,6 +224,7 @@ func (s *searcher) scoreNote(k int, sc *scratch, cur []cursor, n uint32, arow in
 			}
 			c.stepNote(seg, v)
 		}
+		c.minNote()
 	}
 	if deleted {
 		return false
@@ -199,8 +239,12 @@ func (s *searcher) scoreNote(k int, sc *scratch, cur []cursor, n uint32, arow in
 			}
 		}
 	}
+	loose := uint32(0) // words in the note's fields or anchor text
+	if sl >= 0 {
+		loose = sc.nmask[sl]
+	}
 	full := h.Len() == depth
-	if full && !s.exhaustive && s.boundOf(present) < (*h)[0].Score {
+	if full && !s.exhaustive && s.boundOf(present, loose) < (*h)[0].Score {
 		return false
 	}
 	if s.q.stats != nil {
@@ -224,13 +268,9 @@ func (s *searcher) scoreNote(k int, sc *scratch, cur []cursor, n uint32, arow in
 		if sc.mask[c] == 0 {
 			sc.touched = append(sc.touched, c)
 			s.touched = append(s.touched, c)
-			sc.xi[c] = int32(len(sc.xs)/G + 1)
-			for range G {
-				sc.xs = append(sc.xs, 0)
-				sc.xr = append(sc.xr, 0)
-			}
+			sc.xi[c] = int32(len(sc.xr)/G + 1)
+			sc.xr = append(sc.xr, make([]float32, G)...)
 		}
-		sc.xs[int(sc.xi[c]-1)*G+g] = float32(x)
 		sc.xr[int(sc.xi[c]-1)*G+g] = float32(raw)
 		sc.acc[c] += float32(s.idf[g] * (sat(x0+x, k1) - sat(x0, k1)))
 		sc.mask[c] |= 1 << g
@@ -292,10 +332,9 @@ func (s *searcher) scoreNote(k int, sc *scratch, cur []cursor, n uint32, arow in
 	hit := NoteHit{ID: id, Score: score, Max: s.maxScore, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
 		Matched: bits.OnesCount32(mask), Ref: Ref{k, n}}
 	if full {
-		(*h)[0] = hit // it beats the weakest, which leaves
-		heap.Fix(h, 0)
+		h.replaceMin(hit) // it beats the weakest, which leaves
 	} else {
-		heap.Push(h, hit)
+		h.push(hit)
 	}
 	return true
 }
@@ -320,12 +359,16 @@ func (s *searcher) noteFields(sc *scratch, seg *Segment, n uint32, g int, it *no
 	return sl
 }
 
-// boundOf is the most a note holding the words in mask can score.
-func (s *searcher) boundOf(mask uint32) float64 {
+// boundOf is the most a note holding the words in mask can score, those
+// in loose in its note fields or anchor text.
+func (s *searcher) boundOf(mask, loose uint32) float64 {
 	b := 0.0
 	for g, u := range s.ub {
-		if mask&(1<<g) != 0 {
+		switch {
+		case loose&(1<<g) != 0:
 			b += u
+		case mask&(1<<g) != 0:
+			b += s.ubT[g]
 		}
 	}
 	if b == 0 {

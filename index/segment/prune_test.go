@@ -15,16 +15,16 @@ import (
 // scoring every note returns: the same notes, scores, passages and
 // counts, in the same order.
 func TestPruningMatchesExhaustiveScoring(t *testing.T) {
-	notes := randomNotes(11, 900)
+	notes := randomNotes(11, 600)
 	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 32 << 10, MergeFactor: 4, FlushAfter: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	seq := uint64(0)
-	for i := 0; i < len(notes); i += 60 {
+	for i := 0; i < len(notes); i += 40 {
 		seq++
-		s.Apply(seq, nil, notes[i:min(i+60, len(notes))])
+		s.Apply(seq, nil, notes[i:min(i+40, len(notes))])
 		if i >= 120 {
 			seq++ // replace some notes, delete others
 			s.Apply(seq, []uint64{notes[i-100].ID}, []*Note{notes[i-50], notes[i-110]})
@@ -61,7 +61,7 @@ func TestPruningMatchesExhaustiveScoring(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 5))
 	var pruned, exhaustive searchStats
-	for qi := range 250 {
+	for qi := range 120 {
 		q := Query{K: []int{1, 3, 10, 30, 100}[r.IntN(5)], Passages: r.IntN(3)}
 		for i := range 1 + r.IntN(6) {
 			g := Group{Terms: []string{fmt.Sprintf("w%02d", r.IntN(40))}, Pos: i}

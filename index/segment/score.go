@@ -15,15 +15,7 @@ func (s *searcher) noteScore(sc *scratch, seg *Segment, n uint32, chunkScore flo
 func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
 	p := s.p
 	G := len(s.groups)
-	first, cnt := seg.NoteChunks(n)
-	l := 0.0
-	for c := first; c < first+cnt; c++ {
-		r := seg.chunkRow(c)
-		l += p.Heading*float64(le.Uint16(r[crHead:])) + p.Body*float64(le.Uint16(r[crBody:]))
-	}
-	if cnt > 0 {
-		l += p.Title * float64(le.Uint16(seg.chunkRow(first)[crTitle:]))
-	}
+	l := seg.noteLen(n, p)
 	st := s.v.stats
 	avg := (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
 	bn := 1 - p.B + p.B*l/avg

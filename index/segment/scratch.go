@@ -13,10 +13,9 @@ type scratch struct {
 	nmask   []uint32  // by slot: words matched in note fields
 	agg     []int32   // by note: 1 + index into aggs
 	aggs    []noteAgg
-	xi      []int32   // by chunk: 1 + index of its row in xs
-	xs      []float32 // rows of groups: a chunk's own field frequencies, normalised
+	xi      []int32   // by chunk: 1 + index of its row in xr
 	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
-	xr      []float32 // like xs, not length-normalised
+	xr      []float32 // rows of groups: a chunk's own weighted field frequencies
 }
 
 type noteAgg struct {
@@ -59,7 +58,7 @@ func (sc *scratch) release() {
 	}
 	sc.touched, sc.notes, sc.aggs = sc.touched[:0], sc.notes[:0], sc.aggs[:0]
 	sc.tv, sc.rv, sc.nmask = sc.tv[:0], sc.rv[:0], sc.nmask[:0]
-	sc.xs, sc.rt, sc.xr = sc.xs[:0], sc.rt[:0], sc.xr[:0]
+	sc.rt, sc.xr = sc.rt[:0], sc.xr[:0]
 	if len(sc.acc) > 1<<22 || cap(sc.touched) > 1<<20 {
 		return // do not pin the memory of an exceptional query
 	}

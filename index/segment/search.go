@@ -1,7 +1,6 @@
 package segment
 
 import (
-	"container/heap"
 	"math"
 	"sort"
 )
@@ -85,7 +84,8 @@ type searcher struct {
 	// Dynamic pruning (prune.go).
 	maxScore   float64   // a chunk matching every word at saturation
 	ub         []float64 // by word: the most it can add to a note's score
-	byUB       []int     // words by ub, ascending
+	ubT        []float64 // by word: the same in the segment, where it is only in chunks
+	byUB       []int     // words by ubT, ascending
 	exhaustive bool      // score every note (tests compare with pruning)
 	cur        []cursor  // by word, reused from segment to segment
 	post       []chunkPost
@@ -131,13 +131,13 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 	if phrase {
 		depth = max(depth, 1000)
 	}
-	h := &hitHeap{}
+	h := make(hitHeap, 0, depth)
 	for k := range v.segs {
-		s.scoreSegment(k, depth, h)
+		s.scoreSegment(k, depth, &h)
 	}
 	hits := make([]NoteHit, h.Len())
 	for i := len(hits) - 1; i >= 0; i-- {
-		hits[i] = heap.Pop(h).(NoteHit)
+		hits[i] = h.pop()
 	}
 	if prox || phrase {
 		hits = s.proximity(hits, phrase)

@@ -28,6 +28,8 @@ type Segment struct {
 	size    int64
 	release func() error // unmaps a mapped segment
 	refs    atomic.Int32
+	bounds  boundCache // chunk bounds of the terms searched (bound.go)
+	lens    noteLens   // the notes' weighted lengths (bound.go)
 }
 
 // Open checks a segment's header and section table; it does not read the
