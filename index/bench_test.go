@@ -14,6 +14,7 @@ import (
 	"github.com/ragd/ragd/bench/scale"
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/indextest"
+	"github.com/ragd/ragd/query/metrics"
 )
 
 // sharedEval is where the BEIR sets live relative to this package; the
@@ -103,12 +104,17 @@ func BenchmarkSearchNotesHub(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	lat := make([]float64, 0, b.N)
 	b.ResetTimer()
 	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
 		if _, err := s.SearchNotes(index.LexicalQuery{Text: queries[i%len(queries)], K: 100, Passages: 3}); err != nil {
 			b.Fatal(err)
 		}
+		lat = append(lat, float64(time.Since(t0).Microseconds())/1000)
 	}
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(metrics.Percentile(lat, 50), "p50-ms")
+	b.ReportMetric(metrics.Percentile(lat, 95), "p95-ms")
 }

@@ -17,7 +17,8 @@ import (
 // against two daemons at once, asking each the same query in turn (each
 // first in turn) so that both see the same load: this binary as ragd, and
 // the ragd binary named by RAGD_BENCH_PEER (another commit's build; the
-// benchmark skips without it). The vault is RAGD_BENCH_VAULT, else
+// benchmark skips without it). RAGD_BENCH_SELF puts a ragd binary in this
+// one's place, so that two builds made alike are compared. The vault is RAGD_BENCH_VAULT, else
 // ../shared/vaults/obsidian-hub; the queries are those ragd-bench scale
 // draws from it. Each daemon's p50 and p95 are reported, and their ratio.
 //
@@ -42,6 +43,9 @@ func BenchmarkSearchAgainst(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
+	}
+	if self := os.Getenv("RAGD_BENCH_SELF"); self != "" {
+		exe = self
 	}
 	names := []string{"this", "peer"}
 	ctx := context.Background()
@@ -82,7 +86,7 @@ func BenchmarkSearchAgainst(b *testing.B) {
 		q := queries[i%len(queries)]
 		for k := range daemons {
 			j := (i + k) % len(daemons)
-			lat[j] = append(lat[j], float64(time.Duration(search(daemons[j], q)).Microseconds())/1000)
+			lat[j] = append(lat[j], float64(search(daemons[j], q).Microseconds())/1000)
 		}
 		i++
 	}
