@@ -143,6 +143,27 @@ func (s *Store) Document(vault, path string) (*Document, error) {
 	return d, err
 }
 
+// FileStat returns the stat a stored document was read with, from its path
+// key alone (no document record is decoded); known is false when the path
+// is not indexed or its key predates the stat.
+func (s *Store) FileStat(vault, path string) (st StoredStat, known bool, err error) {
+	err = s.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(pathKey(vault, path))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return it.Value(func(v []byte) error {
+			var err error
+			_, st, known, err = parsePathValue(v)
+			return err
+		})
+	})
+	return st, known, err
+}
+
 // Stats returns the collection statistics as last committed.
 func (s *Store) Stats() Stats {
 	s.wmu.Lock()

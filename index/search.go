@@ -1,8 +1,6 @@
 package index
 
 import (
-	"strings"
-
 	"github.com/ragd/ragd/index/analyze"
 	"github.com/ragd/ragd/index/segment"
 )
@@ -146,13 +144,17 @@ func (s *Store) SearchNotes(q LexicalQuery) ([]NoteHit, error) {
 	hits := v.Search(sq, p)
 	out := make([]NoteHit, 0, len(hits))
 	for _, h := range hits {
-		in := v.Info(h.Ref, false)
-		nh := NoteHit{Doc: DocID(h.ID), Vault: strings.Clone(in.Vault), Path: in.Path, Title: in.Title,
-			Score: h.Score, Matched: h.Matched, Words: len(groups)}
+		vault, path, title := v.Names(h.Ref)
+		nh := NoteHit{Doc: DocID(h.ID), Vault: vault, Path: path, Title: title,
+			Score: h.Score, Matched: h.Matched, Words: len(groups), Passages: make([]Hit, 0, 1+len(h.More))}
 		if h.Max > 0 {
 			nh.Norm = min(1, h.Score/(h.Max*(1+p.NoteBM25)))
 		}
-		for _, c := range append([]segment.ChunkHit{h.Best}, h.More...) {
+		for i := -1; i < len(h.More); i++ {
+			c := h.Best
+			if i >= 0 {
+				c = h.More[i]
+			}
 			nh.Passages = append(nh.Passages, Hit{Ref: ChunkRef{nh.Doc, c.Ord}, Vault: nh.Vault, Path: nh.Path,
 				Title: nh.Title, Heading: v.Heading(h.Ref, c.Parent), LineStart: int(c.LineStart),
 				LineEnd: int(c.LineEnd), Score: c.Score, Parent: c.Parent})

@@ -209,6 +209,10 @@ func (f *fakeIndex) Document(vault, path string) (*index.Document, error) {
 	return f.docs[[2]string{vault, path}], nil
 }
 
+func (f *fakeIndex) FileStat(vault, path string) (index.StoredStat, bool, error) {
+	return index.StoredStat{}, false, nil
+}
+
 func (f *fakeIndex) VectorStats() index.VectorStats { return f.stats }
 
 // hit makes a hit on chunk 0 of document doc.

@@ -64,11 +64,34 @@ func (e *Engine) staleChecker() func(vault, rel string) bool {
 		if v, ok := cache[key]; ok {
 			return v
 		}
-		doc, err := e.ix.Document(vault, rel)
-		stale := err != nil || doc == nil || !doc.Unchanged(abs)
+		stale, sure := e.statStale(vault, rel, abs)
+		if !sure {
+			doc, err := e.ix.Document(vault, rel)
+			stale = err != nil || doc == nil || !doc.Unchanged(abs)
+		}
 		cache[key] = stale
 		return stale
 	}
+}
+
+// statStale answers the common cases of staleChecker from the stat kept
+// with the path, without decoding the document record: a file gone is
+// stale, one with the size and time it was indexed with is not (as
+// index.Document.Unchanged decides); sure is false otherwise (the file's
+// hash decides).
+func (e *Engine) statStale(vault, rel, abs string) (stale, sure bool) {
+	st, known, err := e.ix.FileStat(vault, rel)
+	if err != nil || !known {
+		return false, false
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return true, true
+	}
+	if fi.Size() == st.Size && fi.ModTime().UnixNano() == st.ModTime {
+		return false, true
+	}
+	return false, false
 }
 
 // ResolveNote turns a note named by a request — a vault-relative or

@@ -48,6 +48,9 @@ type Index interface {
 	Parent(doc index.DocID, ord uint32) (index.Parent, bool, error)
 	// Document is the stored record of a file, nil when it is not indexed.
 	Document(vault, path string) (*index.Document, error)
+	// FileStat is the stat a file was indexed with (known false: not
+	// indexed, or not kept; ask Document).
+	FileStat(vault, path string) (st index.StoredStat, known bool, err error)
 }
 
 // QueryEmbedder embeds query text for the vector channel.

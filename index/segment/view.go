@@ -112,6 +112,13 @@ func (v *View) Find(id uint64) (Ref, bool) {
 // Info returns a located note's citation data.
 func (v *View) Info(r Ref, headings bool) NoteInfo { return v.segs[r.seg].seg.Info(r.note, headings) }
 
+// Names returns a located note's vault, path and title, copied out of the
+// segment.
+func (v *View) Names(r Ref) (vault, path, title string) {
+	d := v.segs[r.seg].seg.noteData(r.note)
+	return d.str(), d.str(), d.str()
+}
+
 // Heading returns the heading path of a located note's parent p.
 func (v *View) Heading(r Ref, p uint32) []string { return v.segs[r.seg].seg.Heading(r.note, p) }
 
