@@ -12,8 +12,8 @@ import (
 // TestPruningMatchesExhaustiveScoring searches a random corpus, held in
 // flushed segment files with deletions and in-memory segments, with
 // random queries, and checks that the pruned search returns exactly what
-// scoring every note returns: the same notes, scores, passages and
-// counts, in the same order.
+// scoring every note returns, note by note and word by word: the same
+// notes, scores, passages and counts, in the same order.
 func TestPruningMatchesExhaustiveScoring(t *testing.T) {
 	notes := randomNotes(11, 600)
 	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 32 << 10, MergeFactor: 4, FlushAfter: time.Hour})
@@ -86,8 +86,11 @@ func TestPruningMatchesExhaustiveScoring(t *testing.T) {
 		want := q
 		want.exhaustive, want.stats = true, &exhaustive
 		got := q
-		got.stats = &pruned
-		w, g := v.Search(want, p), v.Search(got, p)
+		got.prune, got.stats = true, &pruned
+		w, g, tw := v.Search(want, p), v.Search(got, p), v.Search(q, p)
+		if !reflect.DeepEqual(tw, w) {
+			t.Fatalf("query %d (%+v, k %d): term-at-a-time search\n%+v\nwant\n%+v", qi, q.Groups, q.K, tw, w)
+		}
 		if len(w) == 0 && q.Resolve == nil && len(q.Groups) > 1 {
 			t.Fatalf("query %d found nothing: the corpus does not exercise the search", qi)
 		}

@@ -35,6 +35,10 @@ type Query struct {
 	// stats, when set, counts the search's work. Both are for tests.
 	exhaustive bool
 	stats      *searchStats
+	// prune scores note by note with MaxScore pruning (scoreSegment)
+	// instead of word by word over every posting (scoreSegmentTAAT, the
+	// default: measured faster); the results are the same.
+	prune bool
 }
 
 // searchStats counts a search's work.
@@ -133,7 +137,11 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 	}
 	h := make(hitHeap, 0, depth)
 	for k := range v.segs {
-		s.scoreSegment(k, depth, &h)
+		if q.prune || q.exhaustive {
+			s.scoreSegment(k, depth, &h)
+		} else {
+			s.scoreSegmentTAAT(k, depth, &h)
+		}
 	}
 	hits := make([]NoteHit, h.Len())
 	for i := len(hits) - 1; i >= 0; i-- {

@@ -69,7 +69,7 @@ func readQuestions(t *testing.T, p string) []question {
 }
 
 // loadVault chunks and prepares every Markdown note of dir.
-func loadVault(t *testing.T, an *analyze.Analyzer, dir string) ([]*segment.Note, map[string][]uint64) {
+func loadVault(t testing.TB, an *analyze.Analyzer, dir string) ([]*segment.Note, map[string][]uint64) {
 	var notes []*segment.Note
 	names := map[string][]uint64{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -232,41 +232,7 @@ func TestBEIREval(t *testing.T) {
 		t.Skip("ranking harness: give -rank.beir")
 	}
 	an := analyze.New()
-	var notes []*segment.Note
-	idOf := map[uint64]string{}
-	readJSONL(t, filepath.Join(*rankBEIR, "corpus.jsonl"), func(b []byte) {
-		var d struct {
-			ID    string `json:"_id"`
-			Title string `json:"title"`
-			Text  string `json:"text"`
-		}
-		if err := json.Unmarshal(b, &d); err != nil {
-			t.Fatal(err)
-		}
-		var sb strings.Builder
-		if tt := strings.TrimSpace(d.Title); tt != "" {
-			sb.WriteString("# " + strings.Join(strings.Fields(tt), " ") + "\n\n")
-		}
-		sb.WriteString(strings.TrimSpace(d.Text) + "\n")
-		cd, err := chunk.Markdown([]byte(sb.String()), chunk.Options{})
-		if err != nil {
-			return
-		}
-		pr := index.Prepare(an, index.Document{Vault: "v", Path: d.ID + ".md"}, cd, d.ID)
-		n := pr.Note()
-		n.ID = uint64(len(notes) + 1)
-		idOf[n.ID] = d.ID
-		notes = append(notes, n)
-	})
-	queries := map[string]string{}
-	readJSONL(t, filepath.Join(*rankBEIR, "queries.jsonl"), func(b []byte) {
-		var q struct {
-			ID   string `json:"_id"`
-			Text string `json:"text"`
-		}
-		json.Unmarshal(b, &q)
-		queries[q.ID] = q.Text
-	})
+	notes, idOf, queries := loadBEIR(t, an, *rankBEIR)
 	qrels := map[string]metrics.Judgments{}
 	f, err := os.Open(filepath.Join(*rankBEIR, "qrels", "test.tsv"))
 	if err != nil {
@@ -318,7 +284,47 @@ func TestBEIREval(t *testing.T) {
 	}
 }
 
-func readJSONL(t *testing.T, p string, fn func([]byte)) {
+// loadBEIR prepares a BEIR set's documents as notes, written as ragctl eval
+// writes them (title as the H1, file named by id), and reads its queries.
+func loadBEIR(t testing.TB, an *analyze.Analyzer, dir string) (notes []*segment.Note, idOf map[uint64]string, queries map[string]string) {
+	idOf = map[uint64]string{}
+	readJSONL(t, filepath.Join(dir, "corpus.jsonl"), func(b []byte) {
+		var d struct {
+			ID    string `json:"_id"`
+			Title string `json:"title"`
+			Text  string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &d); err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if tt := strings.TrimSpace(d.Title); tt != "" {
+			sb.WriteString("# " + strings.Join(strings.Fields(tt), " ") + "\n\n")
+		}
+		sb.WriteString(strings.TrimSpace(d.Text) + "\n")
+		cd, err := chunk.Markdown([]byte(sb.String()), chunk.Options{})
+		if err != nil {
+			return
+		}
+		pr := index.Prepare(an, index.Document{Vault: "v", Path: d.ID + ".md"}, cd, d.ID)
+		n := pr.Note()
+		n.ID = uint64(len(notes) + 1)
+		idOf[n.ID] = d.ID
+		notes = append(notes, n)
+	})
+	queries = map[string]string{}
+	readJSONL(t, filepath.Join(dir, "queries.jsonl"), func(b []byte) {
+		var q struct {
+			ID   string `json:"_id"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(b, &q)
+		queries[q.ID] = q.Text
+	})
+	return notes, idOf, queries
+}
+
+func readJSONL(t testing.TB, p string, fn func([]byte)) {
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,178 @@
+package segment
+
+import "math/bits"
+
+// scoreSegmentTAAT scores segment k's notes word by word (term at a time,
+// every posting of every word: no pruning) and pushes the best into h (at
+// most depth notes kept). It gives exactly what scoreSegment gives.
+func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
+	ss := s.v.segs[k]
+	seg := ss.seg
+	p := s.p
+	G := len(s.groups)
+	sc := getScratch(seg.chunks, seg.notes)
+	s.sc[k] = sc
+
+	// Note fields.
+	for g := range s.groups {
+		for _, e := range s.ents[k][g] {
+			it := seg.notePostings(e)
+			for it.next() {
+				n := it.note
+				if n >= seg.notes || ss.deleted(n) {
+					continue
+				}
+				sl := s.slotOf(sc, n)
+				sc.tv[sl*G+g] += float32(p.Title * float64(it.tf[FieldTitle]))
+				r := 0.0
+				for f, w := range [...]float64{FieldAlias: p.Alias, FieldProps: p.Props, FieldTags: p.Tags} {
+					if f == FieldTitle || it.tf[f] == 0 || w == 0 {
+						continue
+					}
+					bn := 1 - p.BNote + p.BNote*float64(seg.NoteFieldLen(n, f))/s.avgN[f]
+					r += w * float64(it.tf[f]) / bn
+				}
+				sc.rv[sl*G+g] += float32(r)
+				sc.nmask[sl] |= 1 << g
+			}
+		}
+	}
+	if s.anchorAt != nil {
+		for _, a := range s.anchorAt[k] {
+			sl := s.slotOf(sc, a.note)
+			for g, w := range s.anchorW[int(a.row)*G:][:G] {
+				if w > 0 {
+					sc.rv[sl*G+g] += w
+					sc.nmask[sl] |= 1 << g
+				}
+			}
+		}
+	}
+
+	// Chunk fields.
+	k1 := p.K1
+	for g := range s.groups {
+		idf := s.idf[g]
+		if idf == 0 {
+			continue
+		}
+		var it multiIter
+		it.init(seg, s.ents[k][g])
+		for it.next() {
+			c := it.chunk
+			if c >= seg.chunks {
+				break
+			}
+			r := seg.chunkRow(c)
+			n := le.Uint32(r[crNote:])
+			if n >= seg.notes || ss.deleted(n) {
+				continue
+			}
+			bc := s.norm(r)
+			x0 := 0.0
+			if sl := sc.slot[n]; sl != 0 {
+				i := int(sl-1)*G + g
+				x0 = float64(sc.tv[i])/bc + float64(sc.rv[i])
+			}
+			x := (p.Body*float64(it.body) + p.Heading*float64(it.head)) / bc
+			if sc.mask[c] == 0 {
+				sc.touched = append(sc.touched, c)
+				sc.xi[c] = int32(len(sc.xr)/G + 1)
+				sc.xr = append(sc.xr, make([]float32, G)...)
+			}
+			sc.xr[int(sc.xi[c]-1)*G+g] = float32(p.Body*float64(it.body) + p.Heading*float64(it.head))
+			sc.acc[c] += float32(idf * (sat(x0+x, k1) - sat(x0, k1)))
+			sc.mask[c] |= 1 << g
+		}
+	}
+
+	// Notes: the best chunk, with a share of the note's other chunks.
+	for _, c := range sc.touched {
+		r := seg.chunkRow(c)
+		n := le.Uint32(r[crNote:])
+		score := sc.acc[c] + float32(s.base(sc, n, r))
+		var a *noteAgg
+		if i := sc.agg[n]; i != 0 {
+			a = &sc.aggs[i-1]
+		} else {
+			sc.aggs = append(sc.aggs, noteAgg{note: n, best: c, bestScore: -1})
+			sc.agg[n] = int32(len(sc.aggs))
+			a = &sc.aggs[len(sc.aggs)-1]
+			for range G {
+				sc.rt = append(sc.rt, 0)
+			}
+		}
+		raw := sc.xr[int(sc.xi[c]-1)*G:][:G]
+		rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
+		for g, x := range raw {
+			rsum[g] += x
+		}
+		a.mask |= sc.mask[c]
+		if score > a.bestScore || score == a.bestScore && c < a.best {
+			a.best, a.bestScore = c, score
+		}
+	}
+	for _, n := range sc.notes {
+		if sc.agg[n] != 0 {
+			continue
+		}
+		first, cnt := seg.NoteChunks(n)
+		if cnt == 0 {
+			continue
+		}
+		score := float32(s.base(sc, n, seg.chunkRow(first)))
+		sc.aggs = append(sc.aggs, noteAgg{note: n, best: first, bestScore: score})
+		sc.agg[n] = int32(len(sc.aggs))
+		for range G {
+			sc.rt = append(sc.rt, 0)
+		}
+	}
+	// A note's whole-note BM25F is at most the saturated idf of the words
+	// it holds, so a note whose best chunk plus that bound cannot enter
+	// the full heap is not scored further.
+	var allowed map[uint32]bool
+	for _, a := range sc.aggs {
+		if h.Len() == depth && s.p.NoteBM25 > 0 {
+			mask := a.mask
+			if sl := sc.slot[a.note]; sl != 0 {
+				mask |= sc.nmask[sl-1]
+			}
+			if float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask) < (*h)[0].Score {
+				continue
+			}
+		}
+		id := seg.NoteID(a.note)
+		score := s.noteScore(sc, seg, a.note, float64(a.bestScore))
+		if score <= 0 {
+			continue
+		}
+		if h.Len() == depth && !h.beats(score, id) {
+			continue
+		}
+		if s.q.Filter != nil {
+			if allowed == nil {
+				allowed = make(map[uint32]bool)
+			}
+			ok, seen := allowed[a.note]
+			if !seen {
+				vault, path := seg.NoteVaultPath(a.note)
+				ok = s.q.Filter(vault, path)
+				allowed[a.note] = ok
+			}
+			if !ok {
+				continue
+			}
+		}
+		mask := a.mask
+		if sl := sc.slot[a.note]; sl != 0 {
+			mask |= sc.nmask[sl-1]
+		}
+		hit := NoteHit{ID: id, Score: score, Max: s.maxScore, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
+			Matched: bits.OnesCount32(mask), Ref: Ref{k, a.note}}
+		if h.Len() == depth {
+			h.replaceMin(hit) // it beats the weakest, which leaves
+		} else {
+			h.push(hit)
+		}
+	}
+}
