@@ -186,11 +186,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for _, done := range []<-chan struct{}{startup.done, store.GraphLoaded()} {
-			select {
-			case <-done:
-			case <-workCtx.Done():
-			}
+		select {
+		case <-startup.done:
+		case <-workCtx.Done():
+		}
+		// The graph's relations load when the pass no longer needs the
+		// CPU (or as soon as a graph query or a write wants them).
+		store.LoadGraph()
+		select {
+		case <-store.GraphLoaded():
+		case <-workCtx.Done():
 		}
 		// The start-up pass is over and the graph loaded: the pass's
 		// segments to disk, the memory both used back to the system.

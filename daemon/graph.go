@@ -12,9 +12,15 @@ func (d *Daemon) Graph(ctx context.Context, req ipc.GraphRequest) (*ipc.GraphRes
 }
 
 // graphStatus summarises the graph: sizes the index keeps as it writes
-// (O(1)), and the result of its last consistency check, which runs after
-// every pass but watch passes (runJobs).
+// (O(1)), and the result of its last consistency check (runJobs). While
+// the graph is still loading after a restart it is nil: status never
+// waits for the load.
 func (d *Daemon) graphStatus() *ipc.GraphStatus {
+	select {
+	case <-d.store.GraphLoaded():
+	default:
+		return nil
+	}
 	gs := d.store.GraphStats()
 	return &ipc.GraphStatus{Notes: gs.Notes, Tags: gs.Tags, Typed: gs.Typed, Relations: gs.Relations,
 		Unresolved: gs.Unresolved, Consistent: gs.Problem == "", Problem: gs.Problem}

@@ -10,12 +10,14 @@ import (
 	"github.com/ragd/ragd/index/segment"
 )
 
-// The entity graph is built from the g/ records after Open has returned,
-// so that the daemon listens at once and its start-up pass walks the
-// vault meanwhile. Everything that reads the graph (graph queries, the
-// graph and link channels, anchor resolution in lexical scoring, status)
-// and the writer that changes it wait for mem.ready; the rest of the
-// store (segments, documents, counts) serves at once.
+// The entity graph is built from the records after Open has returned, so
+// that the daemon listens at once and its start-up pass walks the vault
+// meanwhile. Every note's names are loaded at once (lexical search
+// resolves link targets through them); the relations, stems and facts only
+// when something wants them — a graph query, the graph or link channel,
+// the writer, or Store.LoadGraph, which the daemon calls when its start-up
+// pass is over — so that the pass, and with it the first answer after a
+// restart, does not share the CPU and the collector with them.
 
 // errStopped ends a graph load cut short by Close.
 var errStopped = errors.New("index: store closing")
@@ -24,13 +26,14 @@ var errStopped = errors.New("index: store closing")
 // the notes of the segments' view v (the same state: Open takes both before
 // any write), in two steps. First every note's names (n/, small records in
 // Badger's tree): then the graph is published and mem.namesReady closed,
-// so that lexical search resolves link targets. Then the relations, stems
-// and facts of the g/ records, added in batches under the lock; then
-// mem.ready is closed, whatever happened. Notes without a names record (a
-// store written before they were kept) are added whole in the second step,
-// and namesReady waits for it. With counts, every searchable note is also
-// added to them (a store written before the per-vault counts were kept).
-// An error is returned, and reported as the graph's problem.
+// so that lexical search resolves link targets. Then, once mem.loadNow is
+// closed, the relations, stems and facts of the g/ records, added in
+// batches under the lock; then mem.ready is closed, whatever happened.
+// Notes without a names record (a store written before they were kept) are
+// added whole in the second step, and namesReady waits for it; so does the
+// whole load with counts, to which every searchable note is then added (a
+// store written before the per-vault counts were kept). An error is
+// returned, and reported as the graph's problem.
 func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]VaultCount) error {
 	defer txn.Discard()
 	defer v.Release()
@@ -72,8 +75,13 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 		close(m.namesReady)
 		published = true
 	}
-	if err == nil && named == v.Stats().Notes {
+	if err == nil && counts == nil && named == v.Stats().Notes {
 		publish()
+		select {
+		case <-m.loadNow:
+		case <-s.stopGC:
+			err = errStopped
+		}
 	}
 	if err == nil {
 		type pending struct {
@@ -150,13 +158,25 @@ func (m *memIndex) rlockNames() {
 	m.mu.RLock()
 }
 
+// wantGraph has the graph's relations loaded, if they are not, and waits
+// for them.
+func (m *memIndex) wantGraph() {
+	m.loadOnce.Do(func() { close(m.loadNow) })
+	<-m.ready
+}
+
 // rlockGraph waits until the graph is loaded and takes mem.mu for reading.
 func (m *memIndex) rlockGraph() {
-	<-m.ready
+	m.wantGraph()
 	m.mu.RLock()
 }
 
 // GraphLoaded is closed once the entity graph is loaded (or its load has
-// failed or been cut short by Close). Loading reads every g/ record, whose
-// pages of the value log then stay mapped: trim them after it.
+// failed or been cut short by Close); it does not start the load of its
+// relations (LoadGraph does). Loading reads every g/ record, whose pages of
+// the value log then stay mapped: trim them after it.
 func (s *Store) GraphLoaded() <-chan struct{} { return s.mem.ready }
+
+// LoadGraph starts loading the graph's relations, if nothing has yet, and
+// returns at once.
+func (s *Store) LoadGraph() { s.mem.loadOnce.Do(func() { close(s.mem.loadNow) }) }

@@ -31,12 +31,16 @@ type memIndex struct {
 	// namesReady is closed once every note's names are loaded, which is
 	// all anchor resolution needs (before ready when they are kept apart).
 	namesReady chan struct{}
+	// loadNow is closed (once, by wantGraph or Store.LoadGraph) when the
+	// graph's relations are wanted: the load reads them only then.
+	loadNow  chan struct{}
+	loadOnce sync.Once
 }
 
 func newMemIndex() *memIndex {
 	return &memIndex{graph: graph.New(), failed: make(map[DocID]failedDoc), counts: make(map[string]VaultCount),
 		covers: make(coverSet), ready: make(chan struct{}),
-		namesReady: make(chan struct{})}
+		namesReady: make(chan struct{}), loadNow: make(chan struct{})}
 }
 
 // Hit is one lexical or vector result with the citation of its chunk.

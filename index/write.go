@@ -379,7 +379,7 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 	}
 	v.Release()
 	m := s.mem
-	<-m.ready // the graph is loaded (graph_load.go)
+	m.wantGraph() // the graph is loaded (graph_load.go)
 	m.mu.Lock()
 	m.counts = counts
 	for _, ch := range chs {

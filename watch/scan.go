@@ -116,6 +116,9 @@ func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report
 			}
 		}
 	}
+	if start == root {
+		return walkParallel(ctx, root, realRoot, f)
+	}
 	var files []File
 	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
@@ -124,11 +127,10 @@ func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report
 		if p == root {
 			return err
 		}
-		rel, rerr := filepath.Rel(root, p)
+		rel, rerr := relTo(root, p)
 		if rerr != nil {
 			return rerr
 		}
-		rel = filepath.ToSlash(rel)
 		if err != nil {
 			// An unreadable directory: skip it, keep scanning, and report
 			// it so that what is indexed under it is kept.
@@ -144,38 +146,62 @@ func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report
 			}
 			return nil
 		}
-		if !f.Match(rel) {
-			return nil
+		file, skipped, ok := admit(f, realRoot, p, rel, d)
+		switch {
+		case skipped != nil:
+			rep.Special = append(rep.Special, *skipped)
+		case ok:
+			files = append(files, file)
 		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // vanished between readdir and stat
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(p)
-			switch {
-			case err != nil:
-				rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: "a symbolic link that leads nowhere"})
-				return nil
-			case !inside(realRoot, target):
-				rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: "a symbolic link out of the vault"})
-				return nil
-			}
-			if info, err = os.Stat(target); err != nil || !info.Mode().IsRegular() {
-				rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: "a symbolic link to something that is not a file"})
-				return nil
-			}
-		} else if !info.Mode().IsRegular() {
-			rep.Special = append(rep.Special, Skipped{Rel: rel, Reason: special(info.Mode())})
-			return nil
-		}
-		files = append(files, File{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime(), ID: filestat.Of(info)})
 		return nil
 	})
 	if err != nil {
 		return nil, rep, err
 	}
 	return files, rep, nil
+}
+
+// admit decides about a file (not a folder) the walk found at p, rel in
+// the vault: the file to index, a special file to report, or neither (the
+// filter rejects it, or it vanished).
+func admit(f Filter, realRoot, p, rel string, d fs.DirEntry) (File, *Skipped, bool) {
+	if !f.Match(rel) {
+		return File{}, nil, false
+	}
+	info, err := d.Info()
+	if err != nil {
+		return File{}, nil, false // vanished between readdir and stat
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(p)
+		switch {
+		case err != nil:
+			return File{}, &Skipped{Rel: rel, Reason: "a symbolic link that leads nowhere"}, false
+		case !inside(realRoot, target):
+			return File{}, &Skipped{Rel: rel, Reason: "a symbolic link out of the vault"}, false
+		}
+		if info, err = os.Stat(target); err != nil || !info.Mode().IsRegular() {
+			return File{}, &Skipped{Rel: rel, Reason: "a symbolic link to something that is not a file"}, false
+		}
+	} else if !info.Mode().IsRegular() {
+		return File{}, &Skipped{Rel: rel, Reason: special(info.Mode())}, false
+	}
+	return File{Rel: rel, Abs: p, Size: info.Size(), ModTime: info.ModTime(), ID: filestat.Of(info)}, nil, true
+}
+
+// relTo is p relative to root, slash-separated: the walk's paths are root
+// joined with clean names, so this is a slice of p (filepath.Rel cleans
+// both paths again, a measurable share of a walk of 65,000 files).
+func relTo(root, p string) (string, error) {
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	if rel, ok := strings.CutPrefix(p, prefix); ok && rel != "" {
+		return filepath.ToSlash(rel), nil
+	}
+	rel, err := filepath.Rel(root, p)
+	return filepath.ToSlash(rel), err
 }
 
 // special names the kind of a file that is not a regular one.

@@ -76,8 +76,23 @@ func anyMatch(patterns []string, name string) bool {
 }
 
 // match is doublestar.Match with invalid patterns matching nothing (Parse
-// rejects them, but a Vault may be built by hand).
+// rejects them, but a Vault may be built by hand). A scan matches every
+// file against every pattern, so the usual shapes are answered without the
+// matcher: "**/*.ext" is a suffix, a literal pattern a comparison, and a
+// name without a pattern's literal head cannot match it.
 func match(pattern, name string) bool {
+	if ext, ok := strings.CutPrefix(pattern, "**/*"); ok && !strings.ContainsAny(ext, globMeta+"/") {
+		return strings.HasSuffix(name, ext)
+	}
+	switch i := strings.IndexAny(pattern, globMeta); {
+	case i < 0:
+		return pattern == name
+	case !strings.HasPrefix(name, strings.TrimSuffix(pattern[:i], "/")): // "x/**" matches "x"
+		return false
+	}
 	ok, err := doublestar.Match(pattern, name)
 	return ok && err == nil
 }
+
+// globMeta are the characters with a meaning in a doublestar pattern.
+const globMeta = "*?[{\\"

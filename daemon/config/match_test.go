@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
 
 func TestMatch(t *testing.T) {
 	def := Vault{Include: DefaultInclude, Exclude: DefaultExclude}
@@ -93,5 +97,21 @@ func TestMatchInvalidPattern(t *testing.T) {
 	v := Vault{Include: []string{"[", "**/*.md"}, Exclude: []string{"{"}}
 	if !v.Match("a.md") || v.Match("a.txt") || v.ExcludedDir("x") {
 		t.Error("invalid patterns in a hand-built Vault should match nothing")
+	}
+}
+
+// match's shortcuts agree with the matcher.
+func TestMatchShortcutsAgreeWithDoublestar(t *testing.T) {
+	patterns := append(append([]string{"*.pdf", "drafts/*", "a/b.md", "**/x/*.md", "**/*.md/**", "[ab].md", "**/*"}, DefaultInclude...), DefaultExclude...)
+	names := []string{"a.md", "a/b.md", ".md", "a/.md", "b.MD", "x/y.md", "drafts", "drafts/n.md", "drafts/old/n.md",
+		".obsidian", ".obsidian/app.json", "notes/.git", ".git", "a.md/b", "a.pdf", "a/b.pdf", "x.markdown", "a.md"}
+	for _, p := range patterns {
+		for _, n := range names {
+			want, err := doublestar.Match(p, n)
+			want = want && err == nil
+			if got := match(p, n); got != want {
+				t.Errorf("match(%q, %q) = %v, doublestar says %v", p, n, got, want)
+			}
+		}
 	}
 }
