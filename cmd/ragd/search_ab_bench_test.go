@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/ragd/ragd/bench/ragdproc"
 	"github.com/ragd/ragd/bench/scale"
-	"github.com/ragd/ragd/ipc"
 	"github.com/ragd/ragd/query/metrics"
 )
 
@@ -48,48 +44,7 @@ func BenchmarkSearchAgainst(b *testing.B) {
 		exe = self
 	}
 	names := []string{"this", "peer"}
-	ctx := context.Background()
-	daemons := make([]*ragdproc.Daemon, 2)
-	for i, bin := range []string{exe, peer} {
-		dir := filepath.Join(b.TempDir(), names[i])
-		if err := os.Mkdir(dir, 0o700); err != nil {
-			b.Fatal(err)
-		}
-		if err := ragdproc.WriteConfig(dir, vault, ""); err != nil {
-			b.Fatal(err)
-		}
-		d, err := ragdproc.Start(bin, dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { d.Stop() })
-		if err := d.WaitIdle(ctx, 250*time.Millisecond, nil); err != nil {
-			b.Fatal(err)
-		}
-		daemons[i] = d
-	}
-	search := func(d *ragdproc.Daemon, q string) time.Duration {
-		t0 := time.Now()
-		if _, err := d.Client.Search(ctx, ipc.SearchRequest{Query: q, K: 10}); err != nil {
-			b.Fatalf("search %q: %v", q, err)
-		}
-		return time.Since(t0)
-	}
-	for _, q := range queries { // warm up
-		for _, d := range daemons {
-			search(d, q)
-		}
-	}
-	lat := make([][]float64, len(daemons))
-	i := 0
-	for b.Loop() {
-		q := queries[i%len(queries)]
-		for k := range daemons {
-			j := (i + k) % len(daemons)
-			lat[j] = append(lat[j], float64(search(daemons[j], q).Microseconds())/1000)
-		}
-		i++
-	}
+	lat := searchInTurn(b, vault, []daemonSetup{{names[0], exe, ""}, {names[1], peer, ""}}, queries)
 	for j, n := range names {
 		b.ReportMetric(metrics.Percentile(lat[j], 50), n+"-p50-ms")
 		b.ReportMetric(metrics.Percentile(lat[j], 95), n+"-p95-ms")

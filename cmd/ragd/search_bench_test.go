@@ -35,11 +35,27 @@ func BenchmarkSearchRerankPlacement(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	setups := []struct{ name, extra string }{
-		{"in-process", ""},
-		{"subprocess", "\n[[plugin]]\nname = \"heuristic\"\nkind = \"reranker\"\nbuiltin = \"heuristic\"\nsubprocess = true\n"},
-		{"no-rerank", "\n[search]\nreranker = \"none\"\n"},
+	setups := []daemonSetup{
+		{"in-process", exe, ""},
+		{"subprocess", exe, "\n[[plugin]]\nname = \"heuristic\"\nkind = \"reranker\"\nbuiltin = \"heuristic\"\nsubprocess = true\n"},
+		{"no-rerank", exe, "\n[search]\nreranker = \"none\"\n"},
 	}
+	lat := searchInTurn(b, vault, setups, queries)
+	for j, s := range setups {
+		b.ReportMetric(metrics.Percentile(lat[j], 50), s.name+"-p50-ms")
+		b.ReportMetric(metrics.Percentile(lat[j], 95), s.name+"-p95-ms")
+	}
+}
+
+// daemonSetup is one daemon of a benchmark: its name, binary and extra
+// configuration.
+type daemonSetup struct{ name, bin, extra string }
+
+// searchInTurn starts a daemon per setup on vault, waits for each to be
+// idle, and then, for every iteration of b, asks each the next query in
+// turn (each first in turn, so that all see the same load); it returns each
+// daemon's latencies in milliseconds.
+func searchInTurn(b *testing.B, vault string, setups []daemonSetup, queries []string) [][]float64 {
 	ctx := context.Background()
 	daemons := make([]*ragdproc.Daemon, len(setups))
 	for i, s := range setups {
@@ -50,7 +66,7 @@ func BenchmarkSearchRerankPlacement(b *testing.B) {
 		if err := ragdproc.WriteConfig(dir, vault, s.extra); err != nil {
 			b.Fatal(err)
 		}
-		d, err := ragdproc.Start(exe, dir)
+		d, err := ragdproc.Start(s.bin, dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -82,8 +98,5 @@ func BenchmarkSearchRerankPlacement(b *testing.B) {
 		}
 		i++
 	}
-	for j, s := range setups {
-		b.ReportMetric(metrics.Percentile(lat[j], 50), s.name+"-p50-ms")
-		b.ReportMetric(metrics.Percentile(lat[j], 95), s.name+"-p95-ms")
-	}
+	return lat
 }

@@ -50,15 +50,7 @@ func TestPruningMatchesExhaustiveScoring(t *testing.T) {
 		t.Fatal("no segment was flushed to a file")
 	}
 
-	resolve := func(key string) []uint64 {
-		var ids []uint64
-		for _, n := range notes {
-			if strings.HasSuffix(strings.TrimSuffix(n.Path, ".md"), "/"+key) {
-				ids = append(ids, n.ID)
-			}
-		}
-		return ids
-	}
+	resolve := resolverOf(notes)
 	r := rand.New(rand.NewPCG(5, 5))
 	var pruned, exhaustive searchStats
 	for qi := range 120 {

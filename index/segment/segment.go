@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -307,18 +308,7 @@ func (d *decoder) entry() termEntry {
 }
 
 // key returns anchor target key k.
-func (s *Segment) key(k uint32) string {
-	if k >= s.keys {
-		return ""
-	}
-	off := le.Uint32(s.sec[secKeyOffs][4*k:])
-	d := s.sec[secKeyData]
-	if uint64(off) > uint64(len(d)) {
-		return ""
-	}
-	dec := decoder{b: d[off:]}
-	return dec.str()
-}
+func (s *Segment) key(k uint32) string { return strings.Clone(s.keyRef(k)) }
 
 // keyRef returns anchor target key k as a string pointing into the
 // segment: valid only while the caller holds the view it came from.

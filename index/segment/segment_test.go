@@ -293,9 +293,9 @@ func queries() [][]Group {
 	}
 }
 
-func TestSearchMatchesReference(t *testing.T) {
-	notes := randomNotes(1, 200)
-	resolve := func(key string) []uint64 {
+// resolverOf resolves an anchor target key to the notes named so.
+func resolverOf(notes []*Note) func(key string) []uint64 {
+	return func(key string) []uint64 {
 		var ids []uint64
 		for _, n := range notes {
 			if strings.HasSuffix(strings.TrimSuffix(n.Path, ".md"), "/"+key) {
@@ -304,6 +304,11 @@ func TestSearchMatchesReference(t *testing.T) {
 		}
 		return ids
 	}
+}
+
+func TestSearchMatchesReference(t *testing.T) {
+	notes := randomNotes(1, 200)
+	resolve := resolverOf(notes)
 	one := viewOf(t, notes)
 	three := viewOf(t, notes[:50], notes[50:120], notes[120:])
 	for qi, q := range queries() {

@@ -22,18 +22,7 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 				if n >= seg.notes || ss.deleted(n) {
 					continue
 				}
-				sl := s.slotOf(sc, n)
-				sc.tv[sl*G+g] += float32(p.Title * float64(it.tf[FieldTitle]))
-				r := 0.0
-				for f, w := range [...]float64{FieldAlias: p.Alias, FieldProps: p.Props, FieldTags: p.Tags} {
-					if f == FieldTitle || it.tf[f] == 0 || w == 0 {
-						continue
-					}
-					bn := 1 - p.BNote + p.BNote*float64(seg.NoteFieldLen(n, f))/s.avgN[f]
-					r += w * float64(it.tf[f]) / bn
-				}
-				sc.rv[sl*G+g] += float32(r)
-				sc.nmask[sl] |= 1 << g
+				s.noteFields(sc, seg, n, g, &it)
 			}
 		}
 	}
