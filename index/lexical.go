@@ -245,6 +245,16 @@ func (s *Store) resolveAnchor(key string) []uint64 {
 	return out
 }
 
+// resolveGen is the generation of the graph's names for
+// segment.Query.ResolveGen (never 0): resolveAnchor answers alike while
+// it is the same.
+func (s *Store) resolveGen() uint64 {
+	s.mem.rlockNames()
+	gen := s.mem.graph.NamesGen()
+	s.mem.mu.RUnlock()
+	return gen + 1
+}
+
 // Settle writes the lexical index's in-memory segments to disk after a
 // large pass: memory returns to the heap's minimum and a restart replays
 // nothing.

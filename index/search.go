@@ -137,7 +137,7 @@ func (s *Store) SearchNotes(q LexicalQuery) ([]NoteHit, error) {
 	}
 	v := s.view()
 	defer v.Release()
-	sq := segment.Query{Groups: groups, K: q.K, Passages: q.Passages, Resolve: s.resolveAnchor}
+	sq := segment.Query{Groups: groups, K: q.K, Passages: q.Passages, Resolve: s.resolveAnchor, ResolveGen: s.resolveGen()}
 	if q.Filter != nil {
 		sq.Filter = q.Filter
 	}
@@ -176,7 +176,7 @@ func (s *Store) Search(terms []string, k int, filter Filter) []Hit {
 	}
 	v := s.view()
 	defer v.Release()
-	sq := segment.Query{Groups: groups, K: k, Resolve: s.resolveAnchor, Filter: filter}
+	sq := segment.Query{Groups: groups, K: k, Resolve: s.resolveAnchor, ResolveGen: s.resolveGen(), Filter: filter}
 	var out []Hit
 	for _, h := range v.Search(sq, s.params) {
 		if hit, ok := hitAt(v, h.Ref, h.Best.Ord, h.Score); ok {

@@ -48,6 +48,9 @@ type Graph struct {
 	// relate (subject and object), per vault.
 	facts map[string]map[string][]factRef
 	tally tally // sizes, counts.go
+	// namesGen counts the changes to names (AddNames, Remove), so that a
+	// reader may keep what Resolve answered while it stays the same.
+	namesGen uint64
 }
 
 // factRef is fact i of document src.
@@ -103,6 +106,7 @@ func (g *Graph) Add(id DocID, vault, path, title string, chunks int, rec *Record
 func (g *Graph) AddNames(id DocID, vault, path, title string, chunks int, names []string) {
 	d := &docNode{vault: vault, path: path, title: title, chunks: chunks, names: names}
 	g.docs[id] = d
+	g.namesGen++
 	byName := g.names[vault]
 	if byName == nil {
 		byName = make(map[string][]DocID)
@@ -154,6 +158,7 @@ func (g *Graph) Remove(id DocID) {
 		return
 	}
 	delete(g.docs, id)
+	g.namesGen++
 	names := g.names[d.vault]
 	for _, n := range d.names {
 		names[n] = without(names[n], id)
@@ -217,6 +222,10 @@ func (g *Graph) Has(id DocID) bool { return g.docs[id] != nil }
 
 // Len is the number of notes in the graph.
 func (g *Graph) Len() int { return len(g.docs) }
+
+// NamesGen changes whenever a note's names are added or removed: Resolve
+// answers the same while it does not.
+func (g *Graph) NamesGen() uint64 { return g.namesGen }
 
 // Resolve returns the notes a target key names in a vault (nothing for a
 // tag key).

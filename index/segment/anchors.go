@@ -1,6 +1,9 @@
 package segment
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // anchorOnly reports whether group g occurs only as anchor text.
 func (s *searcher) anchorOnly(g int) bool {
@@ -33,7 +36,7 @@ func (s *searcher) anchors() {
 	var ids []uint64               // by row
 	cache := make(map[string][]uint64)
 	for k, ss := range s.v.segs {
-		byKey := make(map[uint32][]uint64) // this segment's keys resolved
+		byKey := ss.seg.resolved.begin(s.q.ResolveGen)
 		for g := range s.groups {
 			for _, e := range s.ents[k][g] {
 				it := ss.seg.anchorPostings(e)
@@ -70,6 +73,7 @@ func (s *searcher) anchors() {
 				}
 			}
 		}
+		ss.seg.resolved.end(s.q.ResolveGen)
 	}
 	if len(ids) == 0 {
 		return
@@ -82,5 +86,38 @@ func (s *searcher) anchors() {
 	}
 	for _, hs := range s.anchorAt {
 		slices.SortFunc(hs, func(a, b anchorHit) int { return int(a.note) - int(b.note) })
+	}
+}
+
+// resolvedKeys keeps a segment's anchor target keys as Query.Resolve
+// answered them, for the searches given the same Query.ResolveGen (the
+// store's graph names unchanged): resolving a key costs a map lookup by
+// string, and a common word's anchor postings name hundreds of keys.
+type resolvedKeys struct {
+	mu  sync.Mutex
+	gen uint64
+	ids map[uint32][]uint64 // by key number
+}
+
+// maxResolved caps the keys a segment keeps resolved.
+const maxResolved = 1 << 16
+
+// begin returns the key map of a search with generation gen: the kept one,
+// locked until end, or without a generation one of its own.
+func (r *resolvedKeys) begin(gen uint64) map[uint32][]uint64 {
+	if gen == 0 {
+		return make(map[uint32][]uint64)
+	}
+	r.mu.Lock()
+	if r.gen != gen || r.ids == nil || len(r.ids) > maxResolved {
+		r.gen, r.ids = gen, make(map[uint32][]uint64)
+	}
+	return r.ids
+}
+
+// end releases what begin took for generation gen.
+func (r *resolvedKeys) end(gen uint64) {
+	if gen != 0 {
+		r.mu.Unlock()
 	}
 }

@@ -61,7 +61,7 @@ func BenchmarkScoringHub(b *testing.B) {
 	defer v.Release()
 	queries := make([]segment.Query, len(texts))
 	for i, t := range texts {
-		queries[i] = segment.Query{Groups: groupsOf(an, t), K: 100, Passages: 3, Resolve: resolve}
+		queries[i] = segment.Query{Groups: groupsOf(an, t), K: 100, Passages: 3, Resolve: resolve, ResolveGen: 1}
 	}
 	var lat [2][]float64 // pruned, word at a time
 	var byWords [2][4]float64

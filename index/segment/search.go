@@ -30,6 +30,10 @@ type Query struct {
 	// Resolve maps a link target key to the ids of the notes it names
 	// (nil: anchor text is not used).
 	Resolve func(key string) []uint64
+	// ResolveGen, when not 0, says that Resolve answers alike in every
+	// search given the same ResolveGen: segments keep its answers
+	// (anchors.go).
+	ResolveGen uint64
 
 	// exhaustive scores every note holding a query word (no pruning);
 	// stats, when set, counts the search's work. Both are for tests.

@@ -25,12 +25,13 @@ type Segment struct {
 	sumBody, sumHead, sumTitle uint64
 	sumNote                    [NoteFields]uint64
 
-	name    string // file name when flushed; "" in memory
-	size    int64
-	release func() error // unmaps a mapped segment
-	refs    atomic.Int32
-	bounds  boundCache // chunk bounds of the terms searched (bound.go)
-	lens    noteLens   // the notes' weighted lengths (bound.go)
+	name     string // file name when flushed; "" in memory
+	size     int64
+	release  func() error // unmaps a mapped segment
+	refs     atomic.Int32
+	bounds   boundCache   // chunk bounds of the terms searched (bound.go)
+	lens     noteLens     // the notes' weighted lengths (bound.go)
+	resolved resolvedKeys // anchor target keys resolved (anchors.go)
 }
 
 // Open checks a segment's header and section table; it does not read the

@@ -177,7 +177,7 @@ func TestVaultEval(t *testing.T) {
 		per := map[string]*agg{}
 		all := &agg{}
 		for _, q := range qs {
-			hits := v.Search(segment.Query{Groups: groupsOf(an, q.text), K: 100, Passages: 2, Resolve: resolve}, p)
+			hits := v.Search(segment.Query{Groups: groupsOf(an, q.text), K: 100, Passages: 2, Resolve: resolve, ResolveGen: 1}, p)
 			dump.add(q.text, hits)
 			ranked := make([]string, len(hits))
 			for i, h := range hits {
