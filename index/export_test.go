@@ -71,3 +71,11 @@ func (s *Store) DropPathStats() error {
 		return nil
 	})
 }
+
+// SetReplayBatch sets how many note records a rebuild applies at a time
+// until restore is called.
+func SetReplayBatch(n int) (restore func()) {
+	old := replayBatch
+	replayBatch = n
+	return func() { replayBatch = old }
+}

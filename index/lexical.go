@@ -36,8 +36,9 @@ func journalKey(seq uint64) []byte {
 	return k
 }
 
-// replayBatch is how many notes a replay or rebuild adds per segment.
-const replayBatch = 2048
+// replayBatch is how many note records a replay or rebuild applies at a
+// time (one in-memory segment each).
+var replayBatch = 2048
 
 // TuneSegments, when set, adjusts the options of the segment set of every
 // store opened after. It is a test hook, set before any store is opened:
@@ -46,11 +47,19 @@ const replayBatch = 2048
 var TuneSegments func(*segment.Options)
 
 // openLexical opens the segment set in dir and brings it up to the store's
-// journal.
+// journal. The set is rebuilt from the note records when rebuild is asked
+// for (a new schema), when its files are damaged, when it is ahead of the
+// store, and when it covers nothing (no manifest, or one written before a
+// rebuild finished) although the store has committed changes: the journal
+// holds only the changes since the last flush, so replaying it would leave
+// out every note flushed before.
 func (s *Store) openLexical(dir string, rebuild bool) error {
 	opts := segment.Options{Dir: dir, Logger: s.log, OnFlush: s.dropJournal}
 	if TuneSegments != nil {
 		TuneSegments(&opts)
+	}
+	if err := s.readSeq(); err != nil {
+		return err
 	}
 	if rebuild {
 		if err := segment.Reset(dir); err != nil {
@@ -58,42 +67,60 @@ func (s *Store) openLexical(dir string, rebuild bool) error {
 		}
 	}
 	set, seq, err := segment.OpenSet(opts)
-	if errors.Is(err, segment.ErrCorrupt) {
+	if err == nil && !rebuild && (seq > s.seq || seq == 0 && s.seq > 0) {
+		s.log.Warn("the lexical index segments do not match the store; rebuilding them from it",
+			"segments", seq, "store", s.seq)
+		set.Close()
+		err = fmt.Errorf("%w: segments at change %d, store at %d", segment.ErrCorrupt, seq, s.seq)
+	} else if errors.Is(err, segment.ErrCorrupt) {
 		s.log.Warn("the lexical index segments are damaged; rebuilding them from the store", "err", err)
+	}
+	if errors.Is(err, segment.ErrCorrupt) {
 		if err := segment.Reset(dir); err != nil {
 			return fmt.Errorf("index: reset segments: %w", err)
 		}
-		set, seq, err = segment.OpenSet(opts)
+		set, _, err = segment.OpenSet(opts)
 		rebuild = true
 	}
 	if err != nil {
 		return fmt.Errorf("index: open segments: %w", err)
 	}
 	s.lex = set
-	if err := s.db.View(func(txn *badger.Txn) error {
-		if it, err := txn.Get(keySeq); err == nil {
-			return it.Value(func(v []byte) error {
-				if len(v) == 8 {
-					s.seq = binary.BigEndian.Uint64(v)
-				}
-				return nil
-			})
-		} else if !errors.Is(err, badger.ErrKeyNotFound) {
-			return err
-		}
-		return nil
-	}); err != nil {
-		return fmt.Errorf("index: read journal position: %w", err)
-	}
-	if rebuild || seq > s.seq {
-		// A segment set ahead of the store, or one to rebuild: start from
-		// the records.
+	if rebuild {
 		return s.rebuildLexical()
 	}
 	return s.replayJournal(seq)
 }
 
+// readSeq reads the store's journal position (0 for a store that has
+// committed nothing).
+func (s *Store) readSeq() error {
+	err := s.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(keySeq)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return it.Value(func(v []byte) error {
+			if len(v) == 8 {
+				s.seq = binary.BigEndian.Uint64(v)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("index: read journal position: %w", err)
+	}
+	return nil
+}
+
 // rebuildLexical adds every searchable document's record to an empty set.
+// Every batch but the last is applied at change 0, so that a flush in the
+// middle of the rebuild writes a manifest covering nothing: a crash there
+// leaves a set the next open rebuilds again, never one it takes as whole.
+// The last batch brings the set to the store's change.
 func (s *Store) rebuildLexical() error {
 	var batch []*segment.Note
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -105,7 +132,7 @@ func (s *Store) rebuildLexical() error {
 			n.ID = uint64(idFromKey(k))
 			batch = append(batch, n)
 			if len(batch) == replayBatch {
-				s.lex.Apply(s.seq, nil, batch)
+				s.lex.Apply(0, nil, batch)
 				batch = nil
 			}
 			return nil
