@@ -125,7 +125,6 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 	if q.Resolve != nil && p.Anchor+p.AnchorContext > 0 {
 		s.anchors()
 	}
-	s.bounds()
 	s.maxScore = s.max()
 	depth := q.K
 	prox := p.Proximity > 0 && len(s.groups) > 1
@@ -140,8 +139,12 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 		depth = max(depth, 1000)
 	}
 	h := make(hitHeap, 0, depth)
+	noteByNote := q.prune || q.exhaustive
+	if noteByNote {
+		s.bounds() // only the note-by-note search reads them
+	}
 	for k := range v.segs {
-		if q.prune || q.exhaustive {
+		if noteByNote {
 			s.scoreSegment(k, depth, &h)
 		} else {
 			s.scoreSegmentTAAT(k, depth, &h)
