@@ -21,40 +21,14 @@ import (
 // benchmarks skip when they are absent.
 const sharedEval = "../../shared/eval"
 
-// BenchmarkSearchSciFact measures BM25 over the in-memory postings for
-// SciFact's test queries (k = 100, no chunk loading).
-func BenchmarkSearchSciFact(b *testing.B) {
+// sciFactStore indexes SciFact's corpus with its segments on disk, as a
+// daemon has them once a pass is over (no merge running beside the
+// queries), and returns the store and the test queries' texts; it skips b
+// without the set.
+func sciFactStore(b *testing.B) (*index.Store, []string) {
 	files := indextest.BEIRVault(b, sharedEval, "scifact")
 	s := indextest.Open(b, b.TempDir())
-	defer s.Close()
-	indextest.Sync(b, s, "v", files)
-	// The segments as a daemon has them once a pass is over: on disk,
-	// with no merge running beside the queries.
-	if err := s.Settle(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	qf, err := os.ReadFile(filepath.Join(sharedEval, "scifact", "queries.jsonl"))
-	if err != nil {
-		b.Skip(err)
-	}
-	var queries [][]string
-	for _, line := range strings.Split(strings.TrimSpace(string(qf)), "\n") {
-		var q struct{ Text string }
-		json.Unmarshal([]byte(line), &q)
-		queries = append(queries, s.Analyzer().AppendTerms(nil, q.Text))
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s.Search(queries[i%len(queries)], 100, nil)
-	}
-}
-
-// BenchmarkSearchNotesSciFact measures the daemon's lexical channel: notes
-// ranked by BM25F with proximity and their best passages (k = 100).
-func BenchmarkSearchNotesSciFact(b *testing.B) {
-	files := indextest.BEIRVault(b, sharedEval, "scifact")
-	s := indextest.Open(b, b.TempDir())
-	defer s.Close()
+	b.Cleanup(func() { s.Close() })
 	indextest.Sync(b, s, "v", files)
 	if err := s.Settle(context.Background()); err != nil {
 		b.Fatal(err)
@@ -69,6 +43,27 @@ func BenchmarkSearchNotesSciFact(b *testing.B) {
 		json.Unmarshal([]byte(line), &q)
 		queries = append(queries, q.Text)
 	}
+	return s, queries
+}
+
+// BenchmarkSearchSciFact measures BM25 over the chunks for SciFact's test
+// queries (k = 100, no chunk loading).
+func BenchmarkSearchSciFact(b *testing.B) {
+	s, texts := sciFactStore(b)
+	queries := make([][]string, len(texts))
+	for i, t := range texts {
+		queries[i] = s.Analyzer().AppendTerms(nil, t)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Search(queries[i%len(queries)], 100, nil)
+	}
+}
+
+// BenchmarkSearchNotesSciFact measures the daemon's lexical channel: notes
+// ranked by BM25F with proximity and their best passages (k = 100).
+func BenchmarkSearchNotesSciFact(b *testing.B) {
+	s, queries := sciFactStore(b)
 	b.ResetTimer()
 	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
