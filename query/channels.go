@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
+	"github.com/ragd/ragd/query/snippet"
 )
 
 // wants reports whether the request lets channel ch run.
@@ -205,9 +206,9 @@ func (e *Engine) results(cs []*cand, req Request, plan Plan) ([]Result, error) {
 			}
 		}
 	}
-	var words []index.QueryWord
+	var terms []snippet.Term
 	if !req.NoText {
-		words = e.ix.QueryWords(plan.Text, plan.Phrases...)
+		terms = snipTerms(e.ix.QueryWords(plan.Text, plan.Phrases...))
 	}
 	var out []Result
 	notes := 0
@@ -233,7 +234,7 @@ func (e *Engine) results(cs []*cand, req Request, plan Plan) ([]Result, error) {
 		}
 		r := it.c.result(it.h, req.Explain)
 		r.Text, r.Page = text, page
-		e.snip(&r, words, req.SnippetWidth)
+		e.snip(&r, terms, req.SnippetWidth)
 		p, ok, err := e.ix.Parent(it.h.Ref.Doc, it.h.Parent)
 		if err != nil {
 			return nil, fmt.Errorf("parent of %s: %w", it.h.Ref, err)

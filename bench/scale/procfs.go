@@ -54,6 +54,10 @@ func procStat(pid int) (ppid int, cpu float64, ok bool) {
 	return ppid, float64(ut+st) / clockTicks, true
 }
 
+// CPUSeconds returns a process's user and system CPU time so far (0 where
+// /proc cannot say), in steps of 10 ms.
+func CPUSeconds(pid int) float64 { return cpuSeconds(pid) }
+
 // cpuSeconds returns a process's CPU time so far.
 func cpuSeconds(pid int) float64 {
 	_, cpu, _ := procStat(pid)

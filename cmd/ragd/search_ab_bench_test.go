@@ -16,7 +16,8 @@ import (
 // benchmark skips without it). RAGD_BENCH_SELF puts a ragd binary in this
 // one's place, so that two builds made alike are compared. The vault is RAGD_BENCH_VAULT, else
 // ../shared/vaults/obsidian-hub; the queries are those ragd-bench scale
-// draws from it. Each daemon's p50 and p95 are reported, and their ratio.
+// draws from it. Each daemon's p50 and p95 are reported, and their ratio,
+// and the CPU time the daemon's process spent per query.
 //
 //	RAGD_BENCH_PEER=/tmp/ragd-old go test ./cmd/ragd -run '^$' -bench SearchAgainst -benchtime 2000x -count 5
 func BenchmarkSearchAgainst(b *testing.B) {
@@ -44,10 +45,11 @@ func BenchmarkSearchAgainst(b *testing.B) {
 		exe = self
 	}
 	names := []string{"this", "peer"}
-	lat := searchInTurn(b, vault, []daemonSetup{{names[0], exe, ""}, {names[1], peer, ""}}, queries)
+	lat, cpu := searchInTurn(b, vault, []daemonSetup{{names[0], exe, ""}, {names[1], peer, ""}}, queries)
 	for j, n := range names {
 		b.ReportMetric(metrics.Percentile(lat[j], 50), n+"-p50-ms")
 		b.ReportMetric(metrics.Percentile(lat[j], 95), n+"-p95-ms")
+		b.ReportMetric(cpu[j], n+"-cpu-ms/q")
 	}
 	b.ReportMetric(metrics.Percentile(lat[0], 50)/metrics.Percentile(lat[1], 50), "p50-ratio")
 }

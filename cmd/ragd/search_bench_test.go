@@ -40,7 +40,7 @@ func BenchmarkSearchRerankPlacement(b *testing.B) {
 		{"subprocess", exe, "\n[[plugin]]\nname = \"heuristic\"\nkind = \"reranker\"\nbuiltin = \"heuristic\"\nsubprocess = true\n"},
 		{"no-rerank", exe, "\n[search]\nreranker = \"none\"\n"},
 	}
-	lat := searchInTurn(b, vault, setups, queries)
+	lat, _ := searchInTurn(b, vault, setups, queries)
 	for j, s := range setups {
 		b.ReportMetric(metrics.Percentile(lat[j], 50), s.name+"-p50-ms")
 		b.ReportMetric(metrics.Percentile(lat[j], 95), s.name+"-p95-ms")
@@ -54,8 +54,9 @@ type daemonSetup struct{ name, bin, extra string }
 // searchInTurn starts a daemon per setup on vault, waits for each to be
 // idle, and then, for every iteration of b, asks each the next query in
 // turn (each first in turn, so that all see the same load); it returns each
-// daemon's latencies in milliseconds.
-func searchInTurn(b *testing.B, vault string, setups []daemonSetup, queries []string) [][]float64 {
+// daemon's latencies in milliseconds and the CPU time its process spent
+// per query, in milliseconds (from /proc: 0 where it cannot say).
+func searchInTurn(b *testing.B, vault string, setups []daemonSetup, queries []string) (lat [][]float64, cpuMS []float64) {
 	ctx := context.Background()
 	daemons := make([]*ragdproc.Daemon, len(setups))
 	for i, s := range setups {
@@ -88,7 +89,11 @@ func searchInTurn(b *testing.B, vault string, setups []daemonSetup, queries []st
 			search(d, q)
 		}
 	}
-	lat := make([][]float64, len(daemons))
+	lat = make([][]float64, len(daemons))
+	cpu0 := make([]float64, len(daemons))
+	for j, d := range daemons {
+		cpu0[j] = scale.CPUSeconds(d.PID())
+	}
 	i := 0
 	for b.Loop() {
 		q := queries[i%len(queries)]
@@ -98,5 +103,9 @@ func searchInTurn(b *testing.B, vault string, setups []daemonSetup, queries []st
 		}
 		i++
 	}
-	return lat
+	cpuMS = make([]float64, len(daemons))
+	for j, d := range daemons {
+		cpuMS[j] = (scale.CPUSeconds(d.PID()) - cpu0[j]) * 1000 / float64(max(i, 1))
+	}
+	return lat, cpuMS
 }

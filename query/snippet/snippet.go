@@ -116,14 +116,26 @@ func All(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []M
 // before them when it is within reach, and never splits a word that fits
 // or a UTF-8 sequence. With no match, the window is the start of the text.
 func Best(an *analyze.Analyzer, text string, terms []Term, opt Options) Window {
+	return best(text, matches(an, text, terms, opt.Lang), terms, opt, false)
+}
+
+// BestOf is Best over the matches All returned for the same text, terms
+// and language (opt.Lang): a caller that wants both analyses the text once.
+// It does not modify all.
+func BestOf(text string, all []Match, terms []Term, opt Options) Window {
+	return best(text, all, terms, opt, true)
+}
+
+// best is Best over the matches of text; shared says all belongs to the
+// caller, so the window's matches are copied before their window offsets
+// are set.
+func best(text string, all []Match, terms []Term, opt Options, shared bool) Window {
 	width := opt.Width
 	if width == 0 {
 		width = DefaultWidth
 	}
 	width = max(width, minWidth)
 	m := newMeasure(text, opt.Runes)
-
-	all := matches(an, text, terms, opt.Lang)
 	if len(all) == 0 {
 		s := skipSpaceFwd(text, 0, len(text))
 		return finish(text, s, wordEnd(text, s, m.advance(s, width), s), nil, 0)
@@ -176,7 +188,11 @@ func Best(an *analyze.Analyzer, text string, terms []Term, opt Options) Window {
 	for hi < len(all) && all[hi].End <= end {
 		hi++
 	}
-	return finish(text, start, end, all[lo:hi], best)
+	in := all[lo:hi]
+	if shared {
+		in = slices.Clone(in)
+	}
+	return finish(text, start, end, in, best)
 }
 
 // matches returns every token of text that is a variant of a query term,

@@ -240,6 +240,28 @@ func TestRandomWindows(t *testing.T) {
 	}
 }
 
+// BestOf over All's matches is Best, and leaves the matches as All gave
+// them (a caller uses both).
+func TestBestOfIsBest(t *testing.T) {
+	an := analyze.New()
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 2000 {
+		text := randomText(rng, 1+rng.IntN(60))
+		terms := query(an, randomText(rng, 1+rng.IntN(4)))
+		opt := Options{Width: rng.IntN(120), Runes: rng.IntN(3) == 0}
+		all := All(an, text, terms, opt.Lang)
+		kept := slices.Clone(all)
+		want, got := Best(an, text, terms, opt), BestOf(text, all, terms, opt)
+		if got.Text != want.Text || got.Start != want.Start || got.LineStart != want.LineStart ||
+			got.LineEnd != want.LineEnd || got.Score != want.Score || !slices.Equal(got.Matches, want.Matches) {
+			t.Fatalf("text %q terms %v: BestOf %+v, Best %+v", text, terms, got, want)
+		}
+		if !slices.Equal(all, kept) {
+			t.Fatalf("text %q: BestOf changed the matches it was given", text)
+		}
+	}
+}
+
 func FuzzBest(f *testing.F) {
 	f.Add("A quokka smiled at the camera.", "quokka camera", uint8(40), false)
 	f.Add("東京タワーに行きました。", "東京", uint8(10), true)
