@@ -64,6 +64,7 @@ type vaultState struct {
 	lastErr       string
 	watching      string
 	watcher       *watch.Watcher     // the live watcher, if any
+	priming       *watch.Watcher     // a watcher of the root alone, whose folders the next whole-vault scan watches
 	held          *ipc.HeldDeletions // removals held for confirmation
 	unreadable    []watch.Skipped    // folders the last scan could not read
 	special       []watch.Skipped    // special files the last scan passed over
@@ -137,7 +138,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	// Watch first, so nothing saved during the start-up pass is missed,
 	// then queue that pass before serving, so no client ever sees an idle
-	// daemon that has not reconciled yet.
+	// daemon that has not reconciled yet. Only the roots are watched here:
+	// the pass's scan watches every folder just before reading it (one walk
+	// for both, after the socket listens), and the watcher watches those
+	// the pass did not scan once it is over (watchVault).
 	type started struct {
 		w   *watch.Watcher
 		err error
@@ -145,8 +149,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	watchers := make(map[string]started)
 	for name, vs := range d.vaults {
 		if vs.cfg.Watch {
-			w, err := d.newWatcher(name)
+			w, err := watch.Open(vs.cfg.Path, vs.cfg, d.watchOptions(name))
 			watchers[name] = started{w, err}
+			vs.priming = w
 		}
 	}
 	startup := &job{trigger: triggerStartup}
@@ -175,7 +180,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// behind it.
 	for name, st := range watchers {
 		wg.Add(1)
-		go func() { defer wg.Done(); d.watchVault(workCtx, name, st.w, st.err) }()
+		go func() { defer wg.Done(); d.watchVault(workCtx, name, st.w, st.err, startup.done) }()
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); d.rescanPeriodically(workCtx) }()

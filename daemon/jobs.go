@@ -15,6 +15,10 @@ import (
 	"github.com/ragd/ragd/watch"
 )
 
+// passHook, if set (by tests), is called when a pass has synced a vault,
+// before the pass ends.
+var passHook func(trigger, vault string)
+
 // runJobs runs passes one at a time until ctx is cancelled.
 func (d *Daemon) runJobs(ctx context.Context) {
 	graphChanged := false // since the last graph check
@@ -93,7 +97,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		res.Error = "indexing paused: " + why
 		return res
 	}
-	files, rep, err := d.scan(ctx, v.Path, v, j.paths)
+	files, rep, err := d.scanVault(ctx, vs, j.paths)
 	if errors.Is(err, watch.ErrRootMissing) {
 		// Never purge a vault whose root vanished (an unmounted drive):
 		// keep serving what is indexed and mark it offline.
@@ -146,6 +150,9 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
 		},
 	}, in)
+	if passHook != nil {
+		passHook(j.trigger, name)
+	}
 	res.Indexed, res.Unchanged, res.Removed, res.Failed = sr.Indexed, sr.Unchanged, sr.Removed, sr.Failed
 	d.pauseForSpace(err)
 	if err == nil || len(sr.Retry) > 0 {
@@ -175,6 +182,23 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 	}
 	log.Log(ctx, level, "reconciled", attrs...)
 	return res
+}
+
+// scanVault is scan of a vault, whose watcher, when it watches the root
+// alone (the start-up pass), the whole-vault scan primes: each folder is
+// watched just before it is read, so one walk serves both.
+func (d *Daemon) scanVault(ctx context.Context, vs *vaultState, paths []string) ([]watch.File, watch.Report, error) {
+	if paths != nil {
+		return d.scan(ctx, vs.cfg.Path, vs.cfg, paths)
+	}
+	d.mu.Lock()
+	w := vs.priming
+	vs.priming = nil
+	d.mu.Unlock()
+	if w == nil {
+		return d.scan(ctx, vs.cfg.Path, vs.cfg, nil)
+	}
+	return w.Scan(ctx)
 }
 
 // scan lists the vault's files, or only those under paths, with the

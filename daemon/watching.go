@@ -29,15 +29,29 @@ var (
 // batches of changes into indexing passes, rescans on overflow, marks the
 // vault offline when its root disappears and resumes when it returns.
 //
-// The first watcher is created by the caller before the start-up pass
-// runs (first, firstErr), so no change can fall between that pass's scan
-// and the start of watching; later ones are created here before the pass
-// that follows the root's return is queued, for the same reason.
-func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watcher, firstErr error) {
+// The first watcher is opened by the caller on the vault's root before
+// the start-up pass runs (first, firstErr), and the pass's scan watches
+// each folder before reading it (reconcile), so no change can fall between
+// that pass's scan and the start of watching; once the pass is over
+// (startup closed) the folders it did not scan are watched too. Later
+// watchers are created here, whole, before the pass that follows the
+// root's return is queued, for the same reason.
+func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watcher, firstErr error, startup <-chan struct{}) {
 	vs := d.vaults[name]
 	log := d.log.With("vault", name)
 	for ctx.Err() == nil {
 		w, err := first, firstErr
+		var prime func(context.Context) error
+		if w != nil {
+			prime = func(ctx context.Context) error {
+				select {
+				case <-startup:
+				case <-ctx.Done():
+					return nil
+				}
+				return w.WatchAll()
+			}
+		}
 		if w == nil && err == nil {
 			w, err = d.newWatcher(name)
 		}
@@ -64,13 +78,21 @@ func (d *Daemon) watchVault(ctx context.Context, name string, first *watch.Watch
 		d.mu.Lock()
 		vs.watching, vs.watcher = watchOn, w
 		d.mu.Unlock()
-		log.Debug("watching", "dirs", w.Dirs())
-		rootGone := d.consume(ctx, w, vs)
+		end, err := d.consume(ctx, w, vs, prime)
 		d.mu.Lock()
 		vs.watcher = nil
+		if vs.priming == w {
+			vs.priming = nil
+		}
 		d.mu.Unlock()
 		w.Close()
-		if !rootGone {
+		if end == watchLimited {
+			log.Warn("cannot watch the vault; falling back to periodic scans", "every", fallbackScanInterval, "err", err)
+			d.setWatching(vs, watchPolling)
+			d.pollVault(ctx, name)
+			return
+		}
+		if end == watchStopped {
 			return
 		}
 		log.Warn("vault root disappeared or changed; keeping its index and waiting for it to return", "path", vs.cfg.Path)
@@ -106,21 +128,38 @@ func (d *Daemon) awaitRoot(ctx context.Context, name string) (*watch.Watcher, er
 }
 
 func (d *Daemon) newWatcher(name string) (*watch.Watcher, error) {
-	vs := d.vaults[name]
-	return watch.New(vs.cfg.Path, vs.cfg, watch.Options{Debounce: d.cfg.Daemon.Debounce, Logger: d.log.With("vault", name)})
+	return watch.New(d.vaults[name].cfg.Path, d.vaults[name].cfg, d.watchOptions(name))
 }
 
-// consume turns batches into passes until ctx ends or the root goes away
-// (reported as true): removed or moved, replaced by another directory (an
-// unmounted drive leaves its mount point behind), its watch dropped by the
-// kernel, or found vanished by a pass.
-func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, vs *vaultState) bool {
+func (d *Daemon) watchOptions(name string) watch.Options {
+	return watch.Options{Debounce: d.cfg.Daemon.Debounce, Logger: d.log.With("vault", name)}
+}
+
+// How consume ended.
+const (
+	watchStopped  = iota // ctx ended
+	watchRootGone        // the root went away
+	watchLimited         // the kernel refused watches: scan periodically instead
+)
+
+// consume turns batches into passes until ctx ends (watchStopped) or the
+// root goes away (watchRootGone): removed or moved, replaced by another
+// directory (an unmounted drive leaves its mount point behind), its watch
+// dropped by the kernel, or found vanished by a pass. prime, if set, runs
+// beside it and watches the folders not watched yet; when it fails with
+// watch.ErrWatchLimit consume ends with watchLimited and that error.
+func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, vs *vaultState, prime func(context.Context) error) (int, error) {
 	name := vs.cfg.Name
 	batches := make(chan watch.Batch)
 	wctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); w.Run(wctx, batches) }()
+	primed := make(chan error, 1)
+	if prime != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); primed <- prime(wctx) }()
+	}
 	defer wg.Wait()
 	defer cancel()
 	d.mu.Lock()
@@ -131,17 +170,24 @@ func (d *Daemon) consume(ctx context.Context, w *watch.Watcher, vs *vaultState) 
 	for {
 		select {
 		case <-ctx.Done():
-			return false
+			return watchStopped, nil
+		case err := <-primed:
+			switch {
+			case errors.Is(err, watch.ErrWatchLimit):
+				return watchLimited, err
+			case err != nil:
+				return watchRootGone, err
+			}
 		case <-check.C:
 			d.mu.Lock()
 			vanished := vs.offlineGen != gen
 			d.mu.Unlock()
 			if vanished || !w.Alive() {
-				return true
+				return watchRootGone, nil
 			}
 		case b := <-batches:
 			if b.RootGone {
-				return true
+				return watchRootGone, nil
 			}
 			j := &job{trigger: triggerWatch, vault: name, paths: b.Paths}
 			if b.Rescan {

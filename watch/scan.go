@@ -76,17 +76,9 @@ func ScanPath(ctx context.Context, root, rel string, f Filter) ([]File, error) {
 // and the special files it passed over.
 func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report, error) {
 	var rep Report
-	root, err := filepath.Abs(root)
+	root, realRoot, err := openRoot(root)
 	if err != nil {
 		return nil, rep, err
-	}
-	st, err := os.Stat(root)
-	if err != nil || !st.IsDir() {
-		return nil, rep, fmt.Errorf("%w: %s", ErrRootMissing, root)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return nil, rep, fmt.Errorf("%w: %s: %w", ErrRootMissing, root, err)
 	}
 	start := root
 	if rel = strings.Trim(filepath.ToSlash(rel), "/"); rel != "" {
@@ -117,7 +109,7 @@ func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report
 		}
 	}
 	if start == root {
-		return walkParallel(ctx, root, realRoot, f)
+		return walkParallel(ctx, root, realRoot, f, nil)
 	}
 	var files []File
 	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
@@ -159,6 +151,21 @@ func ScanReport(ctx context.Context, root, rel string, f Filter) ([]File, Report
 		return nil, rep, err
 	}
 	return files, rep, nil
+}
+
+// openRoot returns the vault root as an absolute path and with its
+// symbolic links resolved, or ErrRootMissing.
+func openRoot(root string) (abs, real string, err error) {
+	if abs, err = filepath.Abs(root); err != nil {
+		return "", "", err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", "", fmt.Errorf("%w: %s", ErrRootMissing, abs)
+	}
+	if real, err = filepath.EvalSymlinks(abs); err != nil {
+		return "", "", fmt.Errorf("%w: %s: %w", ErrRootMissing, abs, err)
+	}
+	return abs, real, nil
 }
 
 // admit decides about a file (not a folder) the walk found at p, rel in

@@ -12,8 +12,10 @@ import (
 // stat'ed by a few goroutines at once (a start-up pass over 65,000 files
 // is mostly this walk, and one goroutine left the other cores idle), and
 // the results are put together in the order filepath.WalkDir gives:
-// lexical within each folder, a folder's subtree in its place.
-func walkParallel(ctx context.Context, root, realRoot string, f Filter) ([]File, Report, error) {
+// lexical within each folder, a folder's subtree in its place. onDir, if
+// set, is called with every folder below the root before it is read (a
+// Watcher's Scan watches it then, so a change after the read is an event).
+func walkParallel(ctx context.Context, root, realRoot string, f Filter, onDir func(abs, rel string)) ([]File, Report, error) {
 	var rep Report
 	top := &walkDir{}
 	entries, err := os.ReadDir(root)
@@ -32,6 +34,9 @@ func walkParallel(ctx context.Context, root, realRoot string, f Filter) ([]File,
 				return
 			}
 			sem <- struct{}{}
+			if onDir != nil {
+				onDir(abs, rel)
+			}
 			entries, err := os.ReadDir(abs)
 			if err != nil {
 				// An unreadable folder: skip it, keep scanning, and report

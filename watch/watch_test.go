@@ -230,3 +230,59 @@ func TestScanPath(t *testing.T) {
 		}
 	}
 }
+
+// A watcher opened on the root alone and primed by the whole-vault scan
+// lists what ScanReport lists, watches every folder the scan entered, and
+// sees a file written afterwards in a nested folder.
+func TestScanWatchesEveryFolder(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.md", "a")
+	write(t, root, "x/y/z/deep.md", "deep")
+	write(t, root, "x/b.txt", "b")
+	write(t, root, ".git/HEAD.md", "excluded")
+	w, err := Open(root, testFilter{}, Options{Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if w.Dirs() != 1 {
+		t.Fatalf("Open watches %d folders, want the root alone", w.Dirs())
+	}
+	files, _, err := w.Scan(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := ScanReport(t.Context(), root, "", testFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, exp []string
+	for _, f := range files {
+		got = append(got, f.Rel)
+	}
+	for _, f := range want {
+		exp = append(exp, f.Rel)
+	}
+	if !reflect.DeepEqual(got, exp) {
+		t.Fatalf("Scan found %v, ScanReport %v", got, exp)
+	}
+	if w.Dirs() != 4 { // root, x, x/y, x/y/z
+		t.Fatalf("Scan watches %d folders, want 4", w.Dirs())
+	}
+	if err := w.WatchAll(); err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan Batch)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go w.Run(ctx, out)
+	write(t, root, "x/y/z/new.md", "new")
+	select {
+	case b := <-out:
+		if !contains(b.Paths, "x/y/z/new.md") {
+			t.Fatalf("batch %v lacks the new file", b.Paths)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no batch for a file written under a folder the scan watched")
+	}
+}

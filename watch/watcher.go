@@ -68,17 +68,39 @@ type Watcher struct {
 	filter Filter
 	opt    Options
 	fsw    *fsnotify.Watcher
-	known  map[string]bool // watched directories, vault-relative
-	rootAt RootState       // the root directory when watching started
+	rootAt RootState // the root directory when watching started
+
+	// prime is held by the walk that watches the whole vault (WatchAll or
+	// Scan), which may read folders for a long time; nothing else takes it.
+	prime  sync.Mutex
+	primed bool // a walk has watched the whole vault; guarded by prime
 
 	mu         sync.Mutex
+	known      map[string]bool   // watched directories, vault-relative
 	unreadable map[string]string // folders that cannot be watched → why
+	limit      error             // ErrWatchLimit, once a walk has met it
 }
 
 // New watches root and every directory under it that filter does not
 // exclude. It fails with ErrWatchLimit when the kernel refuses more
 // watches.
 func New(root string, filter Filter, opt Options) (*Watcher, error) {
+	w, err := Open(root, filter, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.WatchAll(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Open watches root alone; the folders under it are watched by WatchAll,
+// or by Scan, the whole-vault scan that watches each folder before it
+// reads it (so one walk serves both a start-up pass and the watcher).
+// Events of the folders watched so far are delivered by Run meanwhile.
+func Open(root string, filter Filter, opt Options) (*Watcher, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -96,11 +118,87 @@ func New(root string, filter Filter, opt Options) (*Watcher, error) {
 		fsw.Close()
 		return nil, err
 	}
-	if _, err := w.addTree(root); err != nil {
+	if err := w.fsw.Add(root); err != nil {
 		fsw.Close()
-		return nil, err
+		if errors.Is(err, syscall.ENOSPC) {
+			return nil, fmt.Errorf("%w; raise it with `sudo sysctl fs.inotify.max_user_watches=524288`", ErrWatchLimit)
+		}
+		return nil, fmt.Errorf("watch %s: %w", root, err)
 	}
 	return w, nil
+}
+
+// WatchAll watches every folder of the vault that filter does not
+// exclude, unless a walk (WatchAll or Scan) already has. It returns
+// ErrWatchLimit when the kernel refused watches, then or in that walk: the
+// vault must then be scanned periodically instead.
+func (w *Watcher) WatchAll() error {
+	w.prime.Lock()
+	defer w.prime.Unlock()
+	if w.primed {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.limit
+	}
+	if _, err := w.addTree(w.root, false); err != nil {
+		return err
+	}
+	w.primed = true
+	return nil
+}
+
+// Scan is the whole-vault scan (ScanReport of the root) that also watches
+// every folder it enters just before reading it, so that a file changed
+// after the scan read its folder is an event, and a later WatchAll has
+// nothing left to do. A watch the kernel refuses does not stop the scan:
+// WatchAll reports it.
+func (w *Watcher) Scan(ctx context.Context) ([]File, Report, error) {
+	w.prime.Lock()
+	defer w.prime.Unlock()
+	root, realRoot, err := openRoot(w.root)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	var onDir func(abs, rel string)
+	if !w.primed {
+		onDir = func(abs, rel string) {
+			w.mu.Lock()
+			full := w.limit != nil
+			w.mu.Unlock()
+			if !full {
+				w.watchDir(abs, rel)
+			}
+		}
+	}
+	files, rep, err := walkParallel(ctx, root, realRoot, w.filter, onDir)
+	if err == nil && !w.primed {
+		w.primed = true
+	}
+	return files, rep, err
+}
+
+// watchDir watches the folder abs (rel in the vault, not the root). A
+// folder that cannot be watched is recorded as unreadable; the kernel's
+// refusal of more watches is recorded as the watcher's limit and returned.
+func (w *Watcher) watchDir(abs, rel string) error {
+	err := w.fsw.Add(abs)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case err == nil:
+		w.known[rel] = true
+		delete(w.unreadable, rel)
+		return nil
+	case errors.Is(err, syscall.ENOSPC):
+		w.limit = fmt.Errorf("%w after %d directories; raise it with `sudo sysctl fs.inotify.max_user_watches=524288`", ErrWatchLimit, len(w.known))
+		return w.limit
+	case errors.Is(err, os.ErrNotExist) || errors.Is(err, fsnotify.ErrClosed):
+		return err // gone, or the watcher closed while a scan watched
+	}
+	// One folder that cannot be watched (permission denied) must not cost
+	// the rest of the vault its live updates.
+	w.skipLocked(rel, err)
+	return err
 }
 
 // Unreadable lists the folders that could not be read or watched
@@ -120,16 +218,24 @@ func (w *Watcher) Unreadable() []Skipped {
 // skip records a folder that cannot be read or watched.
 func (w *Watcher) skip(rel string, err error) {
 	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.skipLocked(rel, err)
+}
+
+func (w *Watcher) skipLocked(rel string, err error) {
 	_, known := w.unreadable[rel]
 	w.unreadable[rel] = reasonOf(err)
-	w.mu.Unlock()
 	if !known {
 		w.opt.Logger.Warn("cannot watch a folder; skipping it, the rest of the vault stays watched", "dir", rel, "err", err)
 	}
 }
 
 // Dirs reports how many directories are watched.
-func (w *Watcher) Dirs() int { return len(w.known) + 1 }
+func (w *Watcher) Dirs() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.known) + 1
+}
 
 // Alive reports whether the watcher still sees the vault: the root is the
 // directory it started on (an unmounted drive leaves the mount point's
@@ -148,9 +254,9 @@ func (w *Watcher) Alive() bool {
 func (w *Watcher) Close() error { return w.fsw.Close() }
 
 // addTree watches dir and every non-excluded directory below it, and
-// returns the vault-relative paths of the files found (so that files
-// created together with a new directory are not missed).
-func (w *Watcher) addTree(dir string) ([]string, error) {
+// returns the vault-relative paths of the files found if listFiles (so
+// that files created together with a new directory are not missed).
+func (w *Watcher) addTree(dir string, listFiles bool) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -165,34 +271,22 @@ func (w *Watcher) addTree(dir string) ([]string, error) {
 		}
 		rel := w.rel(p)
 		if !d.IsDir() {
-			if rel != "" && w.filter.Match(rel) {
+			if listFiles && rel != "" && w.filter.Match(rel) {
 				files = append(files, rel)
 			}
 			return nil
 		}
-		if rel != "" && w.filter.ExcludedDir(rel) {
+		if rel == "" {
+			return nil // the root is watched from Open on
+		}
+		if w.filter.ExcludedDir(rel) {
 			return fs.SkipDir
 		}
-		if err := w.fsw.Add(p); err != nil {
-			if errors.Is(err, syscall.ENOSPC) {
-				return fmt.Errorf("%w after %d directories; raise it with `sudo sysctl fs.inotify.max_user_watches=524288`", ErrWatchLimit, len(w.known))
+		if err := w.watchDir(p, rel); err != nil {
+			if errors.Is(err, ErrWatchLimit) {
+				return err
 			}
-			if errors.Is(err, os.ErrNotExist) {
-				return fs.SkipDir
-			}
-			if rel == "" {
-				return fmt.Errorf("watch %s: %w", p, err)
-			}
-			// One folder that cannot be watched (permission denied) must
-			// not cost the rest of the vault its live updates.
-			w.skip(rel, err)
 			return fs.SkipDir
-		}
-		if rel != "" {
-			w.known[rel] = true
-			w.mu.Lock()
-			delete(w.unreadable, rel)
-			w.mu.Unlock()
 		}
 		return nil
 	})
@@ -294,7 +388,7 @@ func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, r
 		if !skipped {
 			return false
 		}
-		files, err := w.addTree(ev.Name)
+		files, err := w.addTree(ev.Name, true)
 		if err != nil {
 			w.opt.Logger.Warn("cannot watch a folder; rescanning", "dir", rel, "err", err)
 			*rescan = true
@@ -314,7 +408,7 @@ func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, r
 			}
 			// A new (or moved-in) directory: watch it and everything in it,
 			// and index the files it already holds.
-			files, err := w.addTree(ev.Name)
+			files, err := w.addTree(ev.Name, true)
 			if err != nil {
 				w.opt.Logger.Warn("cannot watch new directory; rescanning", "dir", rel, "err", err)
 				*rescan = true
@@ -326,7 +420,10 @@ func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, r
 			return true
 		}
 	case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
-		if w.known[rel] {
+		w.mu.Lock()
+		known := w.known[rel]
+		w.mu.Unlock()
+		if known {
 			// A watched directory went away (or moved): every document
 			// under it is re-examined.
 			w.forget(rel)
@@ -358,10 +455,16 @@ func (w *Watcher) underExcluded(rel string) bool {
 // forget drops a directory and its subdirectories from the known set;
 // fsnotify has already dropped their watches (deleted or moved away).
 func (w *Watcher) forget(rel string) {
+	var gone []string
+	w.mu.Lock()
 	for d := range w.known {
 		if d == rel || strings.HasPrefix(d, rel+"/") {
 			delete(w.known, d)
-			w.fsw.Remove(filepath.Join(w.root, filepath.FromSlash(d)))
+			gone = append(gone, d)
 		}
+	}
+	w.mu.Unlock()
+	for _, d := range gone {
+		w.fsw.Remove(filepath.Join(w.root, filepath.FromSlash(d)))
 	}
 }
