@@ -34,22 +34,76 @@ func (s *Store) Chunks(refs []ChunkRef) ([]Chunk, error) {
 	return out, err
 }
 
-// Parent loads one parent section record.
-func (s *Store) Parent(doc DocID, ord uint32) (Parent, bool, error) {
-	var p Parent
-	found := false
+// FileRef names a file of a vault by its vault-relative path.
+type FileRef struct{ Vault, Path string }
+
+// Cited is what a page of results cites besides its text, read by Cite.
+type Cited struct {
+	// Parents are the parent sections asked for, in order; ParentOK[i] is
+	// false when there is none (the document changed since ranking).
+	Parents  []Parent
+	ParentOK []bool
+	// Stats are the stats the files asked for were indexed with, in order;
+	// StatOK[i] is false when the file is not indexed or its stat is not
+	// kept (ask Document).
+	Stats  []StoredStat
+	StatOK []bool
+}
+
+// Cite reads the parent sections parents (ChunkRef{Doc, parent ordinal})
+// and the stored stats of files in one view of the store: one read
+// transaction for a page of results rather than one per record (each
+// transaction also costs two messages to Badger's watermark goroutine).
+func (s *Store) Cite(parents []ChunkRef, files []FileRef) (Cited, error) {
+	c := Cited{Parents: make([]Parent, len(parents)), ParentOK: make([]bool, len(parents)),
+		Stats: make([]StoredStat, len(files)), StatOK: make([]bool, len(files))}
 	err := s.db.View(func(txn *badger.Txn) error {
-		it, err := txn.Get(chunkKey(nsParent, doc, ord))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
+		for i, r := range parents {
+			ok, err := getParent(txn, r.Doc, r.Ord, &c.Parents[i])
+			if err != nil {
+				return err
+			}
+			c.ParentOK[i] = ok
 		}
-		if err != nil {
-			return err
+		for i, f := range files {
+			var err error
+			if c.Stats[i], c.StatOK[i], err = fileStat(txn, f.Vault, f.Path); err != nil {
+				return err
+			}
 		}
-		found = true
-		return it.Value(func(v []byte) error { return decodeParent(v, &p) })
+		return nil
 	})
-	return p, found, err
+	return c, err
+}
+
+// getParent decodes the parent section ord of doc into p; false when
+// there is none.
+func getParent(txn *badger.Txn, doc DocID, ord uint32, p *Parent) (bool, error) {
+	it, err := txn.Get(chunkKey(nsParent, doc, ord))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, it.Value(func(v []byte) error { return decodeParent(v, p) })
+}
+
+// fileStat returns the stat kept in the path key of vault/path.
+func fileStat(txn *badger.Txn, vault, path string) (st StoredStat, known bool, err error) {
+	it, err := txn.Get(pathKey(vault, path))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return st, false, nil
+	}
+	if err != nil {
+		return st, false, err
+	}
+	err = it.Value(func(v []byte) error {
+		var err error
+		_, st, known, err = parsePathValue(v)
+		return err
+	})
+	return st, known, err
 }
 
 // Documents returns every stored document of vault (all statuses), sorted
@@ -141,27 +195,6 @@ func (s *Store) Document(vault, path string) (*Document, error) {
 		return err
 	})
 	return d, err
-}
-
-// FileStat returns the stat a stored document was read with, from its path
-// key alone (no document record is decoded); known is false when the path
-// is not indexed or its key predates the stat.
-func (s *Store) FileStat(vault, path string) (st StoredStat, known bool, err error) {
-	err = s.db.View(func(txn *badger.Txn) error {
-		it, err := txn.Get(pathKey(vault, path))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return it.Value(func(v []byte) error {
-			var err error
-			_, st, known, err = parsePathValue(v)
-			return err
-		})
-	})
-	return st, known, err
 }
 
 // Stats returns the collection statistics as last committed.

@@ -2,6 +2,8 @@ package index_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,6 +43,29 @@ func TestSyncSearchAndCitations(t *testing.T) {
 	cited := strings.Join(lines[h.LineStart-1:h.LineEnd], "\n")
 	if !strings.Contains(cited, cs[0].Text) || cs[0].Text == "" {
 		t.Errorf("lines %d-%d = %q do not hold chunk text %q", h.LineStart, h.LineEnd, cited, cs[0].Text)
+	}
+	// What a page of results cites besides text, in one read: the parent
+	// section holding the chunk, and the stat the file was indexed with.
+	fi, err := os.Stat(filepath.Join(vault, "backup.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Cite([]index.ChunkRef{{Doc: h.Ref.Doc, Ord: h.Parent}, {Doc: h.Ref.Doc, Ord: 999}},
+		[]index.FileRef{{Vault: "v", Path: "backup.md"}, {Vault: "v", Path: "missing.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := c.Parents[0]; !c.ParentOK[0] || p.LineStart > h.LineStart || p.LineEnd < h.LineEnd || strings.Join(p.Heading, " > ") != "Backups > Retention" {
+		t.Errorf("parent = %+v (ok %v), want the section holding lines %d-%d", p, c.ParentOK[0], h.LineStart, h.LineEnd)
+	}
+	if c.ParentOK[1] {
+		t.Errorf("a parent that does not exist was found: %+v", c.Parents[1])
+	}
+	if st := c.Stats[0]; !c.StatOK[0] || st.Size != fi.Size() || st.ModTime != fi.ModTime().UnixNano() {
+		t.Errorf("stat = %+v (ok %v), want size %d time %d", st, c.StatOK[0], fi.Size(), fi.ModTime().UnixNano())
+	}
+	if c.StatOK[1] {
+		t.Errorf("a file that is not indexed has a stat: %+v", c.Stats[1])
 	}
 	if got := indextest.Search(t, s, "tomatoes"); len(got) != 2 {
 		t.Errorf("tomatoes in %v, want garden.md and inbox.txt", got)

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
-	"github.com/ragd/ragd/query/snippet"
 )
 
 // wants reports whether the request lets channel ch run.
@@ -165,84 +163,4 @@ func (e *Engine) loadText(cs []*cand) ([]*cand, error) {
 		kept = append(kept, c)
 	}
 	return kept, nil
-}
-
-// results turns the first req.K candidates into results: req.Passages
-// passages of each (at least one), with their text unless req.NoText and
-// their parent sections. A note whose passages all vanished since ranking
-// is skipped.
-func (e *Engine) results(cs []*cand, req Request, plan Plan) ([]Result, error) {
-	per := max(req.Passages, 1)
-	type item struct {
-		c *cand
-		h index.Hit
-	}
-	var items []item
-	for _, c := range cs {
-		for i, h := range c.passages {
-			if i == per {
-				break
-			}
-			items = append(items, item{c, h})
-		}
-	}
-	// Text: the cited passages' was loaded for a reranker that reads it.
-	var refs []index.ChunkRef
-	for _, it := range items {
-		if !it.c.textOK || it.h.Ref != it.c.hit.Ref {
-			refs = append(refs, it.h.Ref)
-		}
-	}
-	var loaded map[index.ChunkRef]index.Chunk
-	if !req.NoText && len(refs) > 0 {
-		chunks, err := e.ix.Chunks(refs)
-		if err != nil {
-			return nil, err
-		}
-		loaded = make(map[index.ChunkRef]index.Chunk, len(chunks))
-		for i, c := range chunks {
-			if c.Ref == refs[i] {
-				loaded[c.Ref] = c
-			}
-		}
-	}
-	var terms []snippet.Term
-	if !req.NoText {
-		terms = snipTerms(e.ix.QueryWords(plan.Text, plan.Phrases...))
-	}
-	var out []Result
-	notes := 0
-	var last *cand
-	for _, it := range items {
-		var text string
-		page := 0
-		if !req.NoText {
-			if it.c.textOK && it.h.Ref == it.c.hit.Ref {
-				text, page = it.c.text, it.c.page
-			} else if c, ok := loaded[it.h.Ref]; ok {
-				text, page = c.Text, c.Page
-			} else {
-				continue // the document changed after ranking
-			}
-		}
-		if it.c != last {
-			if notes == req.K {
-				break
-			}
-			notes++
-			last = it.c
-		}
-		r := it.c.result(it.h, req.Explain)
-		r.Text, r.Page = text, page
-		e.snip(&r, terms, req.SnippetWidth)
-		p, ok, err := e.ix.Parent(it.h.Ref.Doc, it.h.Parent)
-		if err != nil {
-			return nil, fmt.Errorf("parent of %s: %w", it.h.Ref, err)
-		}
-		if ok {
-			r.Parent = &ipc.Parent{LineStart: p.LineStart, LineEnd: p.LineEnd, Heading: strings.Join(p.Heading, " > ")}
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }

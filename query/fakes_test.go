@@ -200,17 +200,17 @@ func (f *fakeIndex) Chunks(refs []index.ChunkRef) ([]index.Chunk, error) {
 	return out, nil
 }
 
-func (f *fakeIndex) Parent(doc index.DocID, ord uint32) (index.Parent, bool, error) {
-	p, ok := f.parents[[2]uint64{uint64(doc), uint64(ord)}]
-	return p, ok, nil
+func (f *fakeIndex) Cite(parents []index.ChunkRef, files []index.FileRef) (index.Cited, error) {
+	c := index.Cited{Parents: make([]index.Parent, len(parents)), ParentOK: make([]bool, len(parents)),
+		Stats: make([]index.StoredStat, len(files)), StatOK: make([]bool, len(files))}
+	for i, r := range parents {
+		c.Parents[i], c.ParentOK[i] = f.parents[[2]uint64{uint64(r.Doc), uint64(r.Ord)}]
+	}
+	return c, nil
 }
 
 func (f *fakeIndex) Document(vault, path string) (*index.Document, error) {
 	return f.docs[[2]string{vault, path}], nil
-}
-
-func (f *fakeIndex) FileStat(vault, path string) (index.StoredStat, bool, error) {
-	return index.StoredStat{}, false, nil
 }
 
 func (f *fakeIndex) VectorStats() index.VectorStats { return f.stats }

@@ -48,50 +48,28 @@ func (e *Engine) absPath(vault, rel string) string {
 	return filepath.Join(root, filepath.FromSlash(rel))
 }
 
-// staleChecker returns a function reporting whether a result's file
-// changed since it was indexed (or was removed since the search ranked
-// it), so a citation is flagged rather than silently wrong. Answers are
-// cached for the returned function's lifetime (one request). Without
-// vault roots nothing is stale.
-func (e *Engine) staleChecker() func(vault, rel string) bool {
-	cache := map[[2]string]bool{}
-	return func(vault, rel string) bool {
-		abs := e.absPath(vault, rel)
-		if abs == "" {
+// isStale reports whether a result's file changed since it was indexed
+// (or was removed since the search ranked it), so a citation is flagged
+// rather than silently wrong. st is the stat the file was indexed with
+// (known false: not kept, the document record decides): a file gone is
+// stale, one with the size and time it was indexed with is not (as
+// index.Document.Unchanged decides); otherwise the file's hash decides.
+// Without the file's absolute path (no vault roots) nothing is stale.
+func (e *Engine) isStale(vault, rel, abs string, st index.StoredStat, known bool) bool {
+	if abs == "" {
+		return false
+	}
+	if known {
+		fi, err := os.Stat(abs)
+		if err != nil {
+			return true
+		}
+		if fi.Size() == st.Size && fi.ModTime().UnixNano() == st.ModTime {
 			return false
 		}
-		key := [2]string{vault, rel}
-		if v, ok := cache[key]; ok {
-			return v
-		}
-		stale, sure := e.statStale(vault, rel, abs)
-		if !sure {
-			doc, err := e.ix.Document(vault, rel)
-			stale = err != nil || doc == nil || !doc.Unchanged(abs)
-		}
-		cache[key] = stale
-		return stale
 	}
-}
-
-// statStale answers the common cases of staleChecker from the stat kept
-// with the path, without decoding the document record: a file gone is
-// stale, one with the size and time it was indexed with is not (as
-// index.Document.Unchanged decides); sure is false otherwise (the file's
-// hash decides).
-func (e *Engine) statStale(vault, rel, abs string) (stale, sure bool) {
-	st, known, err := e.ix.FileStat(vault, rel)
-	if err != nil || !known {
-		return false, false
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return true, true
-	}
-	if fi.Size() == st.Size && fi.ModTime().UnixNano() == st.ModTime {
-		return false, true
-	}
-	return false, false
+	doc, err := e.ix.Document(vault, rel)
+	return err != nil || doc == nil || !doc.Unchanged(abs)
 }
 
 // ResolveNote turns a note named by a request — a vault-relative or

@@ -45,12 +45,12 @@ type Index interface {
 	Embedded(inScope index.Filter) map[[2]string]bool
 	MetaFilter(tags []string, after, before time.Time) index.Filter
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
-	Parent(doc index.DocID, ord uint32) (index.Parent, bool, error)
+	// Cite reads the parent sections (ChunkRef{Doc, parent ordinal}) and
+	// the stats the files were indexed with, for a page of results, in
+	// one read of the store.
+	Cite(parents []index.ChunkRef, files []index.FileRef) (index.Cited, error)
 	// Document is the stored record of a file, nil when it is not indexed.
 	Document(vault, path string) (*index.Document, error)
-	// FileStat is the stat a file was indexed with (known false: not
-	// indexed, or not kept; ask Document).
-	FileStat(vault, path string) (st index.StoredStat, known bool, err error)
 }
 
 // QueryEmbedder embeds query text for the vector channel.
@@ -227,11 +227,6 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	if !resp.Grounded {
 		resp.Suggestions = e.suggest(req, plan, resp)
 		return resp, nil
-	}
-	stale := e.staleChecker()
-	for i := range out {
-		out[i].AbsPath = e.absPath(out[i].Vault, out[i].Path)
-		out[i].Stale = stale(out[i].Vault, out[i].Path)
 	}
 	resp.Results = out
 	return resp, nil

@@ -172,6 +172,24 @@ func TestResultsCarryTextCitationsAndParents(t *testing.T) {
 		t.Errorf("c's parent = %+v", p)
 	}
 
+	// Text is read for the notes asked for; a spare's only when one of
+	// them vanished, and it takes the vanished note's place (a reranker
+	// keeps the fusion depth, so spares are retrieved).
+	er := e.WithReranker(&metaReranker{fakeReranker{scores: map[string]float64{"a.md": 3, "b.md": 2, "c.md": 1}}})
+	f.calls["chunks"], f.chunkRefs = 0, nil
+	resp = mustSearch(t, er, Request{Text: "running gardens", K: 2})
+	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"a.md", "c.md"}) {
+		t.Fatalf("K=2 results = %v", got)
+	}
+	if want := []index.ChunkRef{a.Ref, b.Ref, c.Ref}; f.called("chunks") != 2 || !reflect.DeepEqual(f.chunkRefs, want) {
+		t.Errorf("K=2: chunks read %d times, %v; want twice, %v", f.called("chunks"), f.chunkRefs, want)
+	}
+	f.calls["chunks"], f.chunkRefs = 0, nil
+	resp = mustSearch(t, er, Request{Text: "running gardens", K: 1})
+	if got := paths(resp.Results); !reflect.DeepEqual(got, []string{"a.md"}) || !reflect.DeepEqual(f.chunkRefs, []index.ChunkRef{a.Ref}) {
+		t.Errorf("K=1 results = %v, chunks read %v; want a.md's only", got, f.chunkRefs)
+	}
+
 	// NoText: citations without text (and without loading it).
 	f.calls["chunks"] = 0
 	resp = mustSearch(t, e, Request{Text: "x y", K: 10, NoText: true})
