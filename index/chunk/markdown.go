@@ -4,16 +4,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
 // mdParser is safe for concurrent use: every Parse gets its own context.
-var mdParser parser.Parser = goldmark.New(goldmark.WithExtensions(extension.Strikethrough)).Parser()
+var mdParser = newMarkdownParser()
 
 // Markdown chunks a Markdown note: optional YAML frontmatter, then sections
 // split at every top-level heading (ATX or Setext). It returns
