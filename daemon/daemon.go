@@ -272,19 +272,20 @@ func (d *Daemon) chunkOptions() chunk.Options {
 	return o
 }
 
-// startupWait bounds how long a query waits for the start-up pass.
-const startupWait = 10 * time.Second
-
 // awaitStartup holds a query until the start-up pass has reconciled the
-// vaults with disk, at most startupWait: after a restart the index may
-// still hold notes edited, renamed or deleted while ragd was down, and the
-// first answer must not cite them. A first start (empty index) answers at
-// once with what is indexed so far.
+// vaults with disk, at most daemon.startup_wait: after a restart the index
+// may still hold notes edited, renamed or deleted while ragd was down,
+// which a pass over a small vault has caught up with by then. A larger
+// vault's pass (a stat of every file, which costs reads of the disk when
+// its inodes are not cached) goes on in the background, and the query is
+// answered from the index as it is: a result whose file changed or
+// vanished since it was indexed is flagged stale (query's stale check). A
+// first start (empty index) answers at once with what is indexed so far.
 func (d *Daemon) awaitStartup(ctx context.Context) {
-	if d.startup == nil {
+	if d.startup == nil || d.cfg.Daemon.StartupWait <= 0 {
 		return
 	}
-	t := time.NewTimer(startupWait)
+	t := time.NewTimer(d.cfg.Daemon.StartupWait)
 	defer t.Stop()
 	select {
 	case <-d.startup.done:

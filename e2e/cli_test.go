@@ -197,9 +197,13 @@ func stripANSI(s string) string {
 }
 
 // Freshness after downtime: notes edited, renamed and deleted while ragd
-// was stopped are reflected by the very first answer after the restart.
+// was stopped are reflected by the very first answer after the restart,
+// which waits for the start-up pass (here without a bound: by default a
+// query waits for it at most daemon.startup_wait, 500 ms, which a pass
+// over a vault this small never needs).
 func TestFreshnessAfterDowntime(t *testing.T) {
 	e := newEnv(t, notes, "")
+	e.WriteConfig(`startup_wait = "10m"`, "", "")
 	d := e.start("")
 	e.waitFor(d, "idle", idle)
 	d.Stop(t)

@@ -77,6 +77,11 @@ type Daemon struct {
 	// without events, the watcher being a hint and the disk the truth (key
 	// rescan_interval, default 10m; 0 turns it off).
 	RescanInterval time.Duration
+	// StartupWait is how long a query after a restart waits for the
+	// start-up pass before it is answered from the index as it is, with
+	// the results whose files changed since flagged stale (key
+	// startup_wait, default 500ms; 0 answers at once).
+	StartupWait time.Duration
 }
 
 // Index holds the [index] table: chunking, ranking and concurrency knobs.
@@ -136,6 +141,7 @@ const (
 	DefaultMaxFileMB      = 10
 	DefaultDebounce       = 100 * time.Millisecond
 	DefaultRescanInterval = 10 * time.Minute
+	DefaultStartupWait    = 500 * time.Millisecond
 )
 
 // LogLevels lists the accepted values of daemon.log_level.
@@ -161,6 +167,7 @@ func Default() *Config {
 			LogLevel:       DefaultLogLevel,
 			Debounce:       DefaultDebounce,
 			RescanInterval: DefaultRescanInterval,
+			StartupWait:    DefaultStartupWait,
 		},
 		Index: defaultIndex(),
 	}

@@ -39,7 +39,7 @@ func TestDefaults(t *testing.T) {
 				Socket:   "/run/user/1000/ragd/ragd.sock",
 				DataDir:  filepath.Join(home, ".local/share/ragd"),
 				LogLevel: "info",
-				Debounce: 100 * time.Millisecond, RescanInterval: 10 * time.Minute,
+				Debounce: 100 * time.Millisecond, RescanInterval: 10 * time.Minute, StartupWait: 500 * time.Millisecond,
 			},
 			Index: Index{
 				ChunkChars: 1200, ChunkOverlap: 150, ParentChars: 4000,
@@ -109,7 +109,7 @@ include = ["**/*.md"]
 			Socket:   filepath.Join(home, "run/ragd.sock"),
 			DataDir:  filepath.Join(dir, ".ragd-data"),
 			LogLevel: "debug",
-			Debounce: DefaultDebounce, RescanInterval: DefaultRescanInterval,
+			Debounce: DefaultDebounce, RescanInterval: DefaultRescanInterval, StartupWait: DefaultStartupWait,
 		},
 		Index: func() Index {
 			ix := defaultIndex()

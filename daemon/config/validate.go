@@ -23,7 +23,7 @@ const (
 // Known keys per table, in the order they are documented.
 var (
 	rootKeys   = []string{"daemon", "index", "vault", "plugin", "search"}
-	daemonKeys = []string{"socket", "data_dir", "log_level", "debounce", "rescan_interval"}
+	daemonKeys = []string{"socket", "data_dir", "log_level", "debounce", "rescan_interval", "startup_wait"}
 	indexKeys  = []string{"chunk_chars", "chunk_overlap", "parent_chars", "bm25_k1", "bm25_b", "title_weight", "heading_weight", "workers", "entity_extractor",
 		"alias_weight", "property_weight", "tag_weight", "anchor_weight", "anchor_context_weight", "whole_note_weight",
 		"proximity_weight", "properties", "ignore_properties", "language"}
@@ -142,6 +142,13 @@ func (v *validator) daemon(t map[string]any, d *Daemon) {
 			v.add(line, "daemon.rescan_interval", "%s is too short: use at least 1s, or 0 to turn periodic rescans off", dur)
 		} else {
 			d.RescanInterval = dur
+		}
+	}
+	if dur, line, ok := v.duration(t, "daemon", "startup_wait"); ok {
+		if dur < 0 || dur > 10*time.Minute {
+			v.add(line, "daemon.startup_wait", "%s is out of range: use 0 to 10m", dur)
+		} else {
+			d.StartupWait = dur
 		}
 	}
 }

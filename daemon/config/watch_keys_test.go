@@ -31,3 +31,20 @@ func TestWatchKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestStartupWait(t *testing.T) {
+	dir := t.TempDir()
+	for body, want := range map[string]time.Duration{"": DefaultStartupWait, "startup_wait = 0\n": 0, "startup_wait = \"2s\"\n": 2 * time.Second} {
+		cfg, err := Parse("ragd.toml", []byte("[daemon]\n"+body), dir)
+		if err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if cfg.Daemon.StartupWait != want {
+			t.Errorf("%q: startup_wait %v, want %v", body, cfg.Daemon.StartupWait, want)
+		}
+	}
+	_, err := Parse("ragd.toml", []byte("[daemon]\nstartup_wait = \"1h\"\n"), dir)
+	if err == nil || !strings.Contains(err.Error(), `ragd.toml:2: daemon.startup_wait: 1h0m0s is out of range: use 0 to 10m`) {
+		t.Errorf("startup_wait of an hour: %v", err)
+	}
+}
