@@ -133,6 +133,16 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 			return nil
 		})
 		flush()
+		if err == nil {
+			// The graph's lists grew as the batches came: cut them to size.
+			if published {
+				m.mu.Lock()
+			}
+			g.Trim()
+			if published {
+				m.mu.Unlock()
+			}
+		}
 	}
 	if !published {
 		publish()

@@ -1,23 +1,21 @@
 package graph
 
-import "strings"
-
 // tally keeps the graph's sizes as notes are added and removed, so that
 // Counts answers in O(1) however large the graph; Check recomputes them by
 // a walk and reports a disagreement.
 type tally struct {
 	relations, facts, tags, typed, unresolved int
-	// candidates counts, per vault and target, the relations that are
+	// candidates counts, per (vault, target), the relations that are
 	// unresolved unless the target names a note; unresolved is their sum
 	// over the targets that name none.
-	candidates map[string]map[string]int
-	// mentions counts, per vault and typed entity key, the mentions of it;
+	candidates map[uint64]int32
+	// mentions counts, per (vault, typed entity key), the mentions of it;
 	// typed is the number of keys with at least one.
-	mentions map[string]map[string]int
+	mentions map[uint64]int32
 }
 
 func newTally() tally {
-	return tally{candidates: make(map[string]map[string]int), mentions: make(map[string]map[string]int)}
+	return tally{candidates: make(map[uint64]int32), mentions: make(map[uint64]int32)}
 }
 
 // Counts returns the graph's sizes without walking it; Problem is "".
@@ -29,59 +27,49 @@ func (g *Graph) Counts() Stats {
 
 // unresolvable reports a relation that is listed as unresolved when its
 // target names no note (tags, model mentions and attachments never are).
-func unresolvable(r *Relation) bool {
-	return r.Type != RelTagged && r.Type != RelMentions && !isAttachment(r.Raw)
+func (g *Graph) unresolvable(r *crel) bool {
+	return r.typ != symTagged && r.typ != symMentions && !isAttachment(g.str(r.raw))
 }
 
 // named reports whether target resolves to a note of vault.
-func (g *Graph) named(vault, target string) bool { return len(g.resolve(vault, target)) > 0 }
+func (g *Graph) named(vault, target uint32) bool { return len(g.resolve(vault, target)) > 0 }
 
 // nameAppeared and nameGone keep unresolved right when the first note
 // takes a name and when the last one gives it up. Call them after the
 // change to g.names.
-func (g *Graph) nameAppeared(vault, name string) {
-	if !strings.HasPrefix(name, "#") {
-		g.tally.unresolved -= g.tally.candidates[vault][name]
+func (g *Graph) nameAppeared(vault, name uint32) {
+	if !g.isTag(name) {
+		g.tally.unresolved -= int(g.tally.candidates[pair(vault, name)])
 	}
 }
 
-func (g *Graph) nameGone(vault, name string) {
-	if !strings.HasPrefix(name, "#") {
-		g.tally.unresolved += g.tally.candidates[vault][name]
+func (g *Graph) nameGone(vault, name uint32) {
+	if !g.isTag(name) {
+		g.tally.unresolved += int(g.tally.candidates[pair(vault, name)])
 	}
 }
 
 // countRels adds (sign 1) or removes (sign -1) a note's relations and facts
 // from the tally. Call it after the note's names are in g.names (adding)
 // or out of it (removing).
-func (g *Graph) countRels(d *docNode, sign int) {
+func (g *Graph) countRels(n *node, sign int) {
 	t := &g.tally
-	t.relations += sign * len(d.rels)
-	t.facts += sign * len(d.facts)
-	for i := range d.rels {
-		r := &d.rels[i]
-		if unresolvable(r) {
-			m := t.candidates[d.vault]
-			if m == nil {
-				m = make(map[string]int)
-				t.candidates[d.vault] = m
+	t.relations += sign * int(n.rels.n)
+	t.facts += sign * int(n.facts.n)
+	for _, r := range g.relsOf(n) {
+		k := pair(n.vault, r.target)
+		if g.unresolvable(&r) {
+			if t.candidates[k] += int32(sign); t.candidates[k] == 0 {
+				delete(t.candidates, k)
 			}
-			if m[r.Target] += sign; m[r.Target] == 0 {
-				delete(m, r.Target)
-			}
-			if !g.named(d.vault, r.Target) {
+			if !g.named(n.vault, r.target) {
 				t.unresolved += sign
 			}
 		}
-		if r.Type == RelMentions && isTyped(r.Target) {
-			m := t.mentions[d.vault]
-			if m == nil {
-				m = make(map[string]int)
-				t.mentions[d.vault] = m
-			}
-			before := m[r.Target]
-			if m[r.Target] += sign; m[r.Target] == 0 {
-				delete(m, r.Target)
+		if r.typ == symMentions && isTyped(g.str(r.target)) {
+			before := t.mentions[k]
+			if t.mentions[k] += int32(sign); t.mentions[k] == 0 {
+				delete(t.mentions, k)
 			}
 			switch {
 			case before == 0 && sign > 0:

@@ -22,19 +22,22 @@ func (g *Graph) Linkers(terms []string, embeds bool) (map[ChunkRef]float64, []Ma
 			if anyCovered(covered[i : i+n]) {
 				continue
 			}
-			key := strings.Join(terms[i:i+n], " ")
+			key, ok := g.sym(strings.Join(terms[i:i+n], " "))
+			if !ok {
+				continue
+			}
 			found := false
-			for vault, stems := range g.stems {
-				for _, ent := range stems[key] {
-					if strings.HasPrefix(ent, "#") || isTyped(ent) {
+			for _, vault := range g.vaults {
+				for _, ent := range g.stems.get(pair(vault, key)) {
+					if e := g.str(ent); strings.HasPrefix(e, "#") || isTyped(e) {
 						continue
 					}
-					ids := g.names[vault][ent]
+					ids := g.names.get(pair(vault, ent))
 					if len(ids) == 0 {
 						continue
 					}
 					found = true
-					matches = append(matches, Match{vault, ent, n})
+					matches = append(matches, Match{g.str(vault), g.str(ent), n})
 					w := min(1, linkerWeight*float64(n))
 					for _, id := range ids {
 						subjects = append(subjects, id)
@@ -56,25 +59,26 @@ func (g *Graph) Linkers(terms []string, embeds bool) (map[ChunkRef]float64, []Ma
 
 // mentions calls fn with each chunk of another note that links to note id
 // through any of its names (embeds only, with embeds).
-func (g *Graph) mentions(vault string, id DocID, embeds bool, fn func(ChunkRef)) {
-	d := g.docs[id]
-	if d == nil {
+func (g *Graph) mentions(vault uint32, id DocID, embeds bool, fn func(ChunkRef)) {
+	nd := g.node(id)
+	if nd == nil {
 		return
 	}
 	n := 0
-	for _, name := range d.names {
-		for _, e := range g.in[vault][name] {
-			if e.src == id {
+	for _, name := range g.strsOf(nd.names) {
+		for _, e := range g.edges(vault, name) {
+			src := g.nodes[e.src].id
+			if src == id {
 				continue
 			}
-			r := g.docs[e.src].rels[e.rel]
-			if r.Chunk < 0 || r.Type == RelTagged || embeds && r.Type != RelEmbeds {
+			r := g.rel(e)
+			if r.chunk < 0 || r.typ == symTagged || embeds && r.typ != symEmbeds {
 				continue
 			}
 			if n++; n > graphMaxPerNode {
 				return
 			}
-			fn(ChunkRef{e.src, uint32(r.Chunk)})
+			fn(ChunkRef{src, uint32(r.chunk)})
 		}
 	}
 }

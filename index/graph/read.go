@@ -36,26 +36,29 @@ func (e *ErrNoSuchNote) Error() string { return fmt.Sprintf("no indexed note is 
 // findNote resolves a note argument (path, file name, alias or title, in
 // any vault unless vault is set).
 func (g *Graph) findNote(vault, name string) ([]DocID, error) {
-	key := NameKey(name)
 	var ids []DocID
-	for v, names := range g.names {
-		if vault == "" || v == vault {
-			ids = append(ids, names[key]...)
+	if key, ok := g.sym(NameKey(name)); ok {
+		for _, v := range g.vaults {
+			if vault == "" || g.str(v) == vault {
+				ids = append(ids, g.names.get(pair(v, key))...)
+			}
 		}
 	}
 	if len(ids) == 0 {
 		// Not a path, file name or alias: a title, as search results show
 		// notes ("Espresso Dialing In" for espresso.md).
-		for id, d := range g.docs {
-			if (vault == "" || d.vault == vault) && d.title != "" && NameKey(d.title) == key {
-				ids = append(ids, id)
+		key := NameKey(name)
+		for i := range g.nodes {
+			n := &g.nodes[i]
+			if n.live && (vault == "" || g.str(n.vault) == vault) && n.title != 0 && NameKey(g.str(n.title)) == key {
+				ids = append(ids, n.id)
 			}
 		}
 	}
 	if len(ids) == 0 {
 		return nil, &ErrNoSuchNote{name}
 	}
-	sort.Slice(ids, func(i, j int) bool { return g.docs[ids[i]].path < g.docs[ids[j]].path })
+	sort.Slice(ids, func(i, j int) bool { return g.str(g.node(ids[i]).path) < g.str(g.node(ids[j]).path) })
 	return ids, nil
 }
 
@@ -72,20 +75,21 @@ func (g *Graph) FindNotes(vault, name string) ([]NoteRef, error) {
 	}
 	out := make([]NoteRef, len(ids))
 	for i, id := range ids {
-		d := g.docs[id]
-		out[i] = NoteRef{Vault: d.vault, Path: d.path}
+		n := g.node(id)
+		out[i] = NoteRef{Vault: g.str(n.vault), Path: g.str(n.path)}
 	}
 	return out, nil
 }
 
-func (g *Graph) linkRef(src DocID, r Relation) LinkRef {
-	d := g.docs[src]
-	l := LinkRef{Vault: d.vault, Source: d.path, SourceTitle: d.title, Relation: r}
-	if r.Type == RelMentions {
+// linkRef is relation r of node src as a query shows it.
+func (g *Graph) linkRef(src uint32, r *crel) LinkRef {
+	n := &g.nodes[src]
+	l := LinkRef{Vault: g.str(n.vault), Source: g.str(n.path), SourceTitle: g.str(n.title), Relation: g.relation(r)}
+	if r.typ == symMentions {
 		return l // a typed entity, not a note
 	}
-	for _, id := range g.resolve(d.vault, r.Target) {
-		l.Resolved = append(l.Resolved, g.docs[id].path)
+	for _, id := range g.resolve(n.vault, r.target) {
+		l.Resolved = append(l.Resolved, g.str(g.node(id).path))
 	}
 	sort.Strings(l.Resolved)
 	return l
@@ -100,13 +104,13 @@ func (g *Graph) Backlinks(vault, note string) ([]LinkRef, error) {
 	}
 	var out []LinkRef
 	for _, id := range ids {
-		d := g.docs[id]
+		n := g.node(id)
 		seen := make(map[inRef]bool)
-		for _, n := range d.names {
-			for _, e := range g.in[d.vault][n] {
+		for _, name := range g.strsOf(n.names) {
+			for _, e := range g.edges(n.vault, name) {
 				if !seen[e] {
 					seen[e] = true
-					out = append(out, g.linkRef(e.src, g.docs[e.src].rels[e.rel]))
+					out = append(out, g.linkRef(e.src, g.rel(e)))
 				}
 			}
 		}
@@ -123,8 +127,10 @@ func (g *Graph) Links(vault, note string) ([]LinkRef, error) {
 	}
 	var out []LinkRef
 	for _, id := range ids {
-		for _, r := range g.docs[id].rels {
-			out = append(out, g.linkRef(id, r))
+		i := g.docs[id]
+		rels := g.relsOf(&g.nodes[i])
+		for j := range rels {
+			out = append(out, g.linkRef(i, &rels[j]))
 		}
 	}
 	return out, nil
@@ -134,15 +140,18 @@ func (g *Graph) Links(vault, note string) ([]LinkRef, error) {
 // typed entities excluded), in vault ("" for all).
 func (g *Graph) Unresolved(vault string) []LinkRef {
 	var out []LinkRef
-	for id, d := range g.docs {
-		if vault != "" && d.vault != vault {
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		if !n.live || vault != "" && g.str(n.vault) != vault {
 			continue
 		}
-		for _, r := range d.rels {
-			if r.Type == RelTagged || r.Type == RelMentions || isAttachment(r.Raw) || len(g.resolve(d.vault, r.Target)) > 0 {
+		rels := g.relsOf(n)
+		for j := range rels {
+			r := &rels[j]
+			if !g.unresolvable(r) || g.named(n.vault, r.target) {
 				continue
 			}
-			out = append(out, g.linkRef(id, r))
+			out = append(out, g.linkRef(uint32(i), r))
 		}
 	}
 	sortLinks(out)
@@ -162,46 +171,46 @@ func sortLinks(ls []LinkRef) {
 	})
 }
 
+// targets calls fn with every (vault, target) some relation points at, in
+// vault ("" for all).
+func (g *Graph) targets(vault string, fn func(v, target uint32, edges int)) {
+	for k, s := range g.in.idx {
+		if v := pairVault(k); vault == "" || g.str(v) == vault {
+			fn(v, pairKey(k), int(s.n))
+		}
+	}
+}
+
 // Entities lists notes, tags and typed entities in vault ("" for all), most
 // referenced first. typ is "" for all, EntityNote, EntityTag, or a typed
 // entity's type (PERSON, ...; any case).
 func (g *Graph) Entities(vault, typ string) []EntityInfo {
 	var out []EntityInfo
 	if typ == "" || typ == EntityNote {
-		for id, d := range g.docs {
-			if vault == "" || d.vault == vault {
-				out = append(out, g.noteInfo(id))
+		for i := range g.nodes {
+			if n := &g.nodes[i]; n.live && (vault == "" || g.str(n.vault) == vault) {
+				out = append(out, g.noteInfo(n))
 			}
 		}
 	}
 	if typ == "" || typ == EntityTag {
-		for v, in := range g.in {
-			if vault != "" && v != vault {
-				continue
+		g.targets(vault, func(v, target uint32, edges int) {
+			if t := g.str(target); strings.HasPrefix(t, "#") {
+				out = append(out, EntityInfo{Vault: g.str(v), Key: t, Type: EntityTag, Name: t[1:], Incoming: edges})
 			}
-			for target, refs := range in {
-				if strings.HasPrefix(target, "#") {
-					out = append(out, EntityInfo{Vault: v, Key: target, Type: EntityTag, Name: target[1:], Incoming: len(refs)})
-				}
-			}
-		}
+		})
 	}
 	if typ != EntityNote && typ != EntityTag {
-		for v, in := range g.in {
-			if vault != "" && v != vault {
-				continue
+		g.targets(vault, func(v, target uint32, _ int) {
+			if !isTyped(g.str(target)) {
+				return
 			}
-			for target := range in {
-				if !isTyped(target) {
-					continue
-				}
-				for _, e := range g.typedInfos(v, target) {
-					if typ == "" || strings.EqualFold(e.Type, typ) {
-						out = append(out, e)
-					}
+			for _, e := range g.typedInfos(v, target) {
+				if typ == "" || strings.EqualFold(e.Type, typ) {
+					out = append(out, e)
 				}
 			}
-		}
+		})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Incoming != out[j].Incoming {
@@ -215,15 +224,15 @@ func (g *Graph) Entities(vault, typ string) []EntityInfo {
 	return out
 }
 
-func (g *Graph) noteInfo(id DocID) EntityInfo {
-	d := g.docs[id]
-	e := EntityInfo{Vault: d.vault, Key: NameKey(d.path), Type: EntityNote, Name: d.title, Path: d.path}
-	base := NameKey(path.Base(d.path))
-	for _, n := range d.names {
-		if n != e.Key && n != base {
-			e.Aliases = append(e.Aliases, n)
+func (g *Graph) noteInfo(n *node) EntityInfo {
+	p := g.str(n.path)
+	e := EntityInfo{Vault: g.str(n.vault), Key: NameKey(p), Type: EntityNote, Name: g.str(n.title), Path: p}
+	base := NameKey(path.Base(p))
+	for _, name := range g.strsOf(n.names) {
+		if s := g.str(name); s != e.Key && s != base {
+			e.Aliases = append(e.Aliases, s)
 		}
-		e.Incoming += len(g.in[d.vault][n])
+		e.Incoming += g.in.count(pair(n.vault, name))
 	}
 	return e
 }
@@ -234,14 +243,14 @@ func (g *Graph) noteInfo(id DocID) EntityInfo {
 // its neighbours too).
 func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) {
 	type node struct {
-		vault, key string // key is a note's path key or a "#tag"
+		vault, key uint32 // key is a note's path key, a "#tag" or an "@entity"
 	}
 	var start []node
 	if strings.HasPrefix(strings.TrimSpace(entity), "#") {
-		for v := range g.in {
-			if vault == "" || v == vault {
-				if _, ok := g.in[v][TagKey(entity)]; ok {
-					start = append(start, node{v, TagKey(entity)})
+		if tag, ok := g.sym(TagKey(entity)); ok {
+			for _, v := range g.vaults {
+				if (vault == "" || g.str(v) == vault) && g.in.count(pair(v, tag)) > 0 {
+					start = append(start, node{v, tag})
 				}
 			}
 		}
@@ -249,10 +258,11 @@ func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 			return nil, fmt.Errorf("no indexed note has the tag %s", entity)
 		}
 	} else if e := strings.TrimSpace(entity); isTyped(e) {
-		key := EntityKey(e[1:])
-		for v := range g.in {
-			if (vault == "" || v == vault) && len(g.typedInfos(v, key)) > 0 {
-				start = append(start, node{v, key})
+		if key, ok := g.sym(EntityKey(e[1:])); ok {
+			for _, v := range g.vaults {
+				if (vault == "" || g.str(v) == vault) && len(g.typedInfos(v, key)) > 0 {
+					start = append(start, node{v, key})
+				}
 			}
 		}
 		if len(start) == 0 {
@@ -264,7 +274,10 @@ func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 			return nil, err
 		}
 		for _, id := range ids {
-			start = append(start, node{g.docs[id].vault, NameKey(g.docs[id].path)})
+			n := g.node(id)
+			if k, ok := g.sym(NameKey(g.str(n.path))); ok {
+				start = append(start, node{n.vault, k})
+			}
 		}
 	}
 	dist := make(map[node]int)
@@ -281,8 +294,8 @@ func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 			}
 		}
 		for _, n := range frontier {
-			for _, id := range g.neighborsOf(n.vault, n.key) {
-				visit(node{n.vault, id})
+			for _, k := range g.neighborsOf(n.vault, n.key) {
+				visit(node{n.vault, k})
 			}
 		}
 		frontier = next
@@ -293,16 +306,17 @@ func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 			continue
 		}
 		var e EntityInfo
-		if strings.HasPrefix(n.key, "#") {
-			e = EntityInfo{Vault: n.vault, Key: n.key, Type: EntityTag, Name: n.key[1:], Incoming: len(g.in[n.vault][n.key])}
-		} else if infos := g.typedInfos(n.vault, n.key); isTyped(n.key) && len(infos) > 0 {
+		key := g.str(n.key)
+		if strings.HasPrefix(key, "#") {
+			e = EntityInfo{Vault: g.str(n.vault), Key: key, Type: EntityTag, Name: key[1:], Incoming: g.in.count(pair(n.vault, n.key))}
+		} else if infos := g.typedInfos(n.vault, n.key); isTyped(key) && len(infos) > 0 {
 			e = infos[0]
 		} else {
-			ids := g.names[n.vault][n.key]
+			ids := g.names.get(pair(n.vault, n.key))
 			if len(ids) == 0 {
 				continue
 			}
-			e = g.noteInfo(ids[0])
+			e = g.noteInfo(g.node(ids[0]))
 		}
 		e.Hops = h
 		out = append(out, e)
@@ -318,36 +332,51 @@ func (g *Graph) Neighbors(vault, entity string, hops int) ([]EntityInfo, error) 
 
 // neighborsOf returns the keys adjacent to a note path key, a tag or a
 // typed entity: notes, tags and typed entities it links to or mentions,
-// and notes linking to it (typedNeighbors for a typed entity).
-func (g *Graph) neighborsOf(vault, key string) []string {
-	var out []string
-	if isTyped(key) && len(g.names[vault][key]) == 0 {
+// and notes linking to it (typedNeighbors for a typed entity). Every key
+// it returns has a symbol (a note's path key is one of its names).
+func (g *Graph) neighborsOf(vault, key uint32) []uint32 {
+	var out []uint32
+	k := g.str(key)
+	if isTyped(k) && g.names.count(pair(vault, key)) == 0 {
 		return g.typedNeighbors(vault, key)
 	}
-	if strings.HasPrefix(key, "#") {
-		for _, e := range g.in[vault][key] {
-			out = append(out, NameKey(g.docs[e.src].path))
+	if strings.HasPrefix(k, "#") {
+		for _, e := range g.edges(vault, key) {
+			out = append(out, g.pathSym(&g.nodes[e.src]))
 		}
 		return out
 	}
-	for _, id := range g.names[vault][key] {
-		d := g.docs[id]
-		for _, r := range d.rels {
-			if strings.HasPrefix(r.Target, "#") || r.Type == RelMentions {
-				out = append(out, r.Target)
+	for _, id := range g.names.get(pair(vault, key)) {
+		n := g.node(id)
+		for _, r := range g.relsOf(n) {
+			if g.isTag(r.target) || r.typ == symMentions {
+				out = append(out, r.target)
 				continue
 			}
-			for _, t := range g.resolve(vault, r.Target) {
-				out = append(out, NameKey(g.docs[t].path))
+			for _, t := range g.resolve(vault, r.target) {
+				out = append(out, g.pathSym(g.node(t)))
 			}
 		}
-		for _, n := range d.names {
-			for _, e := range g.in[vault][n] {
-				out = append(out, NameKey(g.docs[e.src].path))
+		for _, name := range g.strsOf(n.names) {
+			for _, e := range g.edges(vault, name) {
+				out = append(out, g.pathSym(&g.nodes[e.src]))
 			}
 		}
 	}
 	return out
+}
+
+// pathSym is the symbol of the name key of note n's path, which is one of
+// its names.
+func (g *Graph) pathSym(n *node) uint32 {
+	k := NameKey(g.str(n.path))
+	for _, name := range g.strsOf(n.names) {
+		if g.str(name) == k {
+			return name
+		}
+	}
+	s, _ := g.sym(k)
+	return s
 }
 
 // Stats are the graph's sizes. Typed counts the typed entities a model
@@ -367,25 +396,39 @@ func (g *Graph) Check() Stats {
 	var st Stats
 	st.Notes = len(g.docs)
 	edges := 0
-	for _, d := range g.docs {
-		st.Relations += len(d.rels)
-		for _, r := range d.rels {
-			if r.Type != RelTagged && r.Type != RelMentions && !isAttachment(r.Raw) && len(g.resolve(d.vault, r.Target)) == 0 {
+	live := 0
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		if !n.live {
+			continue
+		}
+		live++
+		if j, ok := g.docs[n.id]; (!ok || j != uint32(i)) && st.Problem == "" {
+			st.Problem = "note index points at the wrong node of " + g.str(n.path)
+		}
+		st.Relations += int(n.rels.n)
+		for _, r := range g.relsOf(n) {
+			if g.unresolvable(&r) && !g.named(n.vault, r.target) {
 				st.Unresolved++
 			}
 		}
 	}
-	for _, in := range g.in {
-		for target, refs := range in {
-			if strings.HasPrefix(target, "#") {
-				st.Tags++
+	if live != len(g.docs) && st.Problem == "" {
+		st.Problem = "note index and nodes disagree"
+	}
+	for k, s := range g.in.idx {
+		target := pairKey(k)
+		if g.isTag(target) {
+			st.Tags++
+		}
+		for _, e := range g.in.data[s.off : s.off+s.n] {
+			edges++
+			if st.Problem != "" {
+				continue
 			}
-			for _, e := range refs {
-				edges++
-				d := g.docs[e.src]
-				if (d == nil || e.rel >= len(d.rels) || d.rels[e.rel].Target != target) && st.Problem == "" {
-					st.Problem = "edge index points at a missing relation of target " + target
-				}
+			if int(e.src) >= len(g.nodes) || !g.nodes[e.src].live || e.rel >= g.nodes[e.src].rels.n ||
+				g.rel(e).target != target || g.nodes[e.src].vault != pairVault(k) {
+				st.Problem = "edge index points at a missing relation of target " + g.str(target)
 			}
 		}
 	}
@@ -409,16 +452,17 @@ func (g *Graph) Check() Stats {
 // file that holds the text.
 func (g *Graph) Embedded(inScope func(vault, path string) bool) map[[2]string]bool {
 	out := make(map[[2]string]bool)
-	for _, d := range g.docs {
-		if !inScope(d.vault, d.path) {
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		if !n.live || !inScope(g.str(n.vault), g.str(n.path)) {
 			continue
 		}
-		for _, r := range d.rels {
-			if r.Type != RelEmbeds {
+		for _, r := range g.relsOf(n) {
+			if r.typ != symEmbeds {
 				continue
 			}
-			for _, id := range g.resolve(d.vault, r.Target) {
-				out[[2]string{d.vault, g.docs[id].path}] = true
+			for _, id := range g.resolve(n.vault, r.target) {
+				out[[2]string{g.str(n.vault), g.str(g.node(id).path)}] = true
 			}
 		}
 	}

@@ -27,7 +27,7 @@ type Match struct {
 // matched.
 func (g *Graph) Search(terms []string) (map[ChunkRef]float64, []Match) {
 	type seed struct {
-		vault, key string
+		vault, key uint32
 		weight     float64
 	}
 	var seeds []seed
@@ -40,13 +40,16 @@ func (g *Graph) Search(terms []string) (map[ChunkRef]float64, []Match) {
 			if allCovered(covered[i : i+n]) {
 				continue
 			}
-			key := strings.Join(terms[i:i+n], " ")
+			key, ok := g.sym(strings.Join(terms[i:i+n], " "))
+			if !ok {
+				continue
+			}
 			found := false
-			for vault, stems := range g.stems {
-				for _, ent := range stems[key] {
+			for _, vault := range g.vaults {
+				for _, ent := range g.stems.get(pair(vault, key)) {
 					w := 0.5 + 0.25*float64(n-1)
 					seeds = append(seeds, seed{vault, ent, min(w, 1)})
-					matches = append(matches, Match{vault, ent, n})
+					matches = append(matches, Match{g.str(vault), g.str(ent), n})
 					found = true
 				}
 			}
@@ -66,20 +69,21 @@ func (g *Graph) Search(terms []string) (map[ChunkRef]float64, []Match) {
 			scores[ref] = w
 		}
 	}
-	reach := func(vault, key string, w float64, hop bool) {
-		if strings.HasPrefix(key, "#") {
-			for i, e := range g.in[vault][key] {
+	reach := func(vault, key uint32, w float64, hop bool) {
+		if g.isTag(key) {
+			for i, e := range g.edges(vault, key) {
 				if i == graphMaxPerNode {
 					break
 				}
-				if r := g.docs[e.src].rels[e.rel]; r.Chunk >= 0 {
-					add(ChunkRef{e.src, uint32(r.Chunk)}, w*graphMention)
+				if r := g.rel(e); r.chunk >= 0 {
+					add(ChunkRef{g.nodes[e.src].id, uint32(r.chunk)}, w*graphMention)
 				}
 			}
 			return
 		}
-		for _, id := range g.names[vault][key] {
-			for ord := range g.docs[id].chunks {
+		for _, id := range g.names.get(pair(vault, key)) {
+			nd := g.node(id)
+			for ord := range int(nd.chunks) {
 				add(ChunkRef{id, uint32(ord)}, w*graphOwnChunk/(1+0.25*float64(ord)))
 				if hop && ord == 0 {
 					break // a neighbour contributes its opening chunk only
@@ -89,26 +93,27 @@ func (g *Graph) Search(terms []string) (map[ChunkRef]float64, []Match) {
 				continue
 			}
 			n := 0
-			for _, name := range g.docs[id].names {
-				for _, e := range g.in[vault][name] {
+			for _, name := range g.strsOf(nd.names) {
+				for _, e := range g.edges(vault, name) {
 					if n++; n > graphMaxPerNode {
 						break
 					}
-					if r := g.docs[e.src].rels[e.rel]; r.Chunk >= 0 && e.src != id {
-						add(ChunkRef{e.src, uint32(r.Chunk)}, w*graphMention)
+					src := g.nodes[e.src].id
+					if r := g.rel(e); r.chunk >= 0 && src != id {
+						add(ChunkRef{src, uint32(r.chunk)}, w*graphMention)
 					}
 				}
 			}
 		}
 	}
 	for _, sd := range seeds {
-		if isTyped(sd.key) && len(g.names[sd.vault][sd.key]) == 0 {
+		if isTyped(g.str(sd.key)) && g.names.count(pair(sd.vault, sd.key)) == 0 {
 			g.reachTyped(sd.vault, sd.key, sd.weight, add)
 			continue
 		}
 		reach(sd.vault, sd.key, sd.weight, false)
 		for _, nb := range g.neighborsOf(sd.vault, sd.key) {
-			if !strings.HasPrefix(nb, "#") {
+			if !g.isTag(nb) {
 				reach(sd.vault, nb, sd.weight*graphHopDecay, true)
 			}
 		}

@@ -11,52 +11,28 @@ import (
 // name and aliases) are stems the graph channel finds it by, and it is
 // related to other typed entities by the notes' facts.
 
-func (g *Graph) addFacts(id DocID, vault string, facts []Fact) {
-	if len(facts) == 0 {
-		return
-	}
-	m := g.facts[vault]
-	if m == nil {
-		m = make(map[string][]factRef)
-		g.facts[vault] = m
-	}
-	for i, f := range facts {
-		m[f.Subject] = append(m[f.Subject], factRef{id, i})
-		if f.Object != f.Subject {
-			m[f.Object] = append(m[f.Object], factRef{id, i})
+func (g *Graph) removeFacts(i uint32, n *node) {
+	for _, f := range g.factsOf(n) {
+		for _, k := range []uint32{f.subject, f.object} {
+			g.byFact.removeFunc(pair(n.vault, k), func(r factRef) bool { return r.src == i })
 		}
-	}
-}
-
-func (g *Graph) removeFacts(id DocID, d *docNode) {
-	m := g.facts[d.vault]
-	for _, f := range d.facts {
-		for _, k := range []string{f.Subject, f.Object} {
-			m[k] = slices.DeleteFunc(m[k], func(r factRef) bool { return r.src == id })
-			if len(m[k]) == 0 {
-				delete(m, k)
-			}
-		}
-	}
-	if m != nil && len(m) == 0 {
-		delete(g.facts, d.vault)
 	}
 }
 
 // dropMentionStems drops the stems of a removed note's mentions that no
-// other mention of the same entity still carries. d is no longer in g.
-func (g *Graph) dropMentionStems(d *docNode) {
-	for _, r := range d.rels {
-		if r.Type == RelMentions && r.Stem != "" && !g.edgeWithStem(d.vault, r.Target, r.Stem) {
-			g.dropStem(d.vault, r.Stem, r.Target)
+// other mention of the same entity still carries. n is no longer live.
+func (g *Graph) dropMentionStems(n *node) {
+	for _, r := range g.relsOf(n) {
+		if r.typ == symMentions && r.stem != 0 && !g.edgeWithStem(n.vault, r.target, r.stem) {
+			g.dropStem(n.vault, r.stem, r.target)
 		}
 	}
 }
 
 // edgeWithStem reports an edge to target carrying stem.
-func (g *Graph) edgeWithStem(vault, target, stem string) bool {
-	for _, e := range g.in[vault][target] {
-		if d := g.docs[e.src]; d != nil && e.rel < len(d.rels) && d.rels[e.rel].Stem == stem {
+func (g *Graph) edgeWithStem(vault, target, stem uint32) bool {
+	for _, e := range g.edges(vault, target) {
+		if g.nodes[e.src].live && g.rel(e).stem == stem {
 			return true
 		}
 	}
@@ -65,18 +41,19 @@ func (g *Graph) edgeWithStem(vault, target, stem string) bool {
 
 // factPartners returns the entities related to key by a fact (either
 // direction) and the chunks stating those facts.
-func (g *Graph) factPartners(vault, key string) (keys []string, chunks []ChunkRef) {
-	for _, fr := range g.facts[vault][key] {
-		f := g.docs[fr.src].facts[fr.i]
-		other := f.Object
+func (g *Graph) factPartners(vault, key uint32) (keys []uint32, chunks []ChunkRef) {
+	for _, fr := range g.byFact.get(pair(vault, key)) {
+		n := &g.nodes[fr.src]
+		f := &g.facts[n.facts.off+fr.i]
+		other := f.object
 		if other == key {
-			other = f.Subject
+			other = f.subject
 		}
 		if !slices.Contains(keys, other) {
 			keys = append(keys, other)
 		}
-		if f.Chunk >= 0 {
-			chunks = append(chunks, ChunkRef{fr.src, uint32(f.Chunk)})
+		if f.chunk >= 0 {
+			chunks = append(chunks, ChunkRef{n.id, uint32(f.chunk)})
 		}
 	}
 	return keys, chunks
@@ -85,7 +62,7 @@ func (g *Graph) factPartners(vault, key string) (keys []string, chunks []ChunkRe
 // reachTyped is the graph channel from a typed entity found in a query:
 // the chunks that mention it or state a fact about it, and, one hop along
 // its facts (decayed), the chunks mentioning the entities it is related to.
-func (g *Graph) reachTyped(vault, key string, w float64, add func(ChunkRef, float64)) {
+func (g *Graph) reachTyped(vault, key uint32, w float64, add func(ChunkRef, float64)) {
 	g.reachMentions(vault, key, w*graphMention, add)
 	others, stated := g.factPartners(vault, key)
 	for _, ref := range stated {
@@ -96,35 +73,35 @@ func (g *Graph) reachTyped(vault, key string, w float64, add func(ChunkRef, floa
 	}
 }
 
-func (g *Graph) reachMentions(vault, key string, w float64, add func(ChunkRef, float64)) {
+func (g *Graph) reachMentions(vault, key uint32, w float64, add func(ChunkRef, float64)) {
 	n := 0
-	for _, e := range g.in[vault][key] {
-		r := g.docs[e.src].rels[e.rel]
-		if r.Type != RelMentions || r.Chunk < 0 {
+	for _, e := range g.edges(vault, key) {
+		r := g.rel(e)
+		if r.typ != symMentions || r.chunk < 0 {
 			continue
 		}
 		if n++; n > graphMaxPerNode {
 			return
 		}
-		add(ChunkRef{e.src, uint32(r.Chunk)}, w)
+		add(ChunkRef{g.nodes[e.src].id, uint32(r.chunk)}, w)
 	}
 }
 
 // typedNeighbors returns the keys adjacent to a typed entity: the notes
 // mentioning it, the entities related to it by a fact, and the entities
 // mentioned in the same chunk.
-func (g *Graph) typedNeighbors(vault, key string) []string {
-	var out []string
-	for _, e := range g.in[vault][key] {
-		d := g.docs[e.src]
-		r := d.rels[e.rel]
-		if r.Type != RelMentions {
+func (g *Graph) typedNeighbors(vault, key uint32) []uint32 {
+	var out []uint32
+	for _, e := range g.edges(vault, key) {
+		n := &g.nodes[e.src]
+		r := g.rel(e)
+		if r.typ != symMentions {
 			continue
 		}
-		out = append(out, NameKey(d.path))
-		for _, o := range d.rels {
-			if o.Type == RelMentions && o.Target != key && o.Chunk == r.Chunk && r.Chunk >= 0 {
-				out = append(out, o.Target)
+		out = append(out, g.pathSym(n))
+		for _, o := range g.relsOf(n) {
+			if o.typ == symMentions && o.target != key && o.chunk == r.chunk && r.chunk >= 0 {
+				out = append(out, o.target)
 			}
 		}
 	}
@@ -135,40 +112,42 @@ func (g *Graph) typedNeighbors(vault, key string) []string {
 // typedInfos describes a typed entity, once per type the notes give it:
 // its most used name, its aliases and how many notes' mentions point at it
 // (aliases not counted).
-func (g *Graph) typedInfos(vault, key string) []EntityInfo {
+func (g *Graph) typedInfos(vault, key uint32) []EntityInfo {
 	type agg struct {
 		names   map[string]int
 		aliases []string
 		n       int
 	}
 	byType := map[string]*agg{}
-	for _, e := range g.in[vault][key] {
-		r := g.docs[e.src].rels[e.rel]
-		if r.Type != RelMentions {
+	for _, e := range g.edges(vault, key) {
+		r := g.rel(e)
+		if r.typ != symMentions {
 			continue
 		}
-		a := byType[r.Field]
+		field, alias := g.str(g.field(r)), g.str(g.alias(r))
+		a := byType[field]
 		if a == nil {
 			a = &agg{names: map[string]int{}}
-			byType[r.Field] = a
+			byType[field] = a
 		}
-		if r.Alias == "" {
+		if alias == "" {
 			a.n++
-			a.names[r.Raw]++
-		} else if !slices.Contains(a.aliases, r.Alias) {
-			a.aliases = append(a.aliases, r.Alias)
+			a.names[g.str(r.raw)]++
+		} else if !slices.Contains(a.aliases, alias) {
+			a.aliases = append(a.aliases, alias)
 		}
 	}
 	var out []EntityInfo
+	k := g.str(key)
 	for typ, a := range byType {
-		e := EntityInfo{Vault: vault, Key: key, Type: typ, Incoming: a.n}
+		e := EntityInfo{Vault: g.str(vault), Key: k, Type: typ, Incoming: a.n}
 		for n, c := range a.names {
 			if c > a.names[e.Name] || c == a.names[e.Name] && (e.Name == "" || n < e.Name) {
 				e.Name = n
 			}
 		}
 		if e.Name == "" {
-			e.Name = key[1:]
+			e.Name = k[1:]
 		}
 		sort.Strings(a.aliases)
 		e.Aliases = a.aliases
@@ -192,53 +171,61 @@ func (g *Graph) typedStats() (typed, facts int, problem string) {
 		}
 	}
 	refs := 0
-	for _, d := range g.docs {
-		for _, r := range d.rels {
-			if r.Type == RelMentions && (!isTyped(r.Target) || r.Chunk >= d.chunks) {
-				report("mention of %s in %s is not a typed entity of one of its chunks", r.Target, d.path)
+	for i := range g.nodes {
+		n := &g.nodes[i]
+		if !n.live {
+			continue
+		}
+		for _, r := range g.relsOf(n) {
+			if r.typ == symMentions && (!isTyped(g.str(r.target)) || r.chunk >= n.chunks) {
+				report("mention of %s in %s is not a typed entity of one of its chunks", g.str(r.target), g.str(n.path))
 			}
 		}
-		for _, f := range d.facts {
+		for _, f := range g.factsOf(n) {
 			facts++
 			refs += 2
-			if f.Subject == f.Object {
+			if f.subject == f.object {
 				refs--
 			}
-			if len(g.in[d.vault][f.Subject]) == 0 || len(g.in[d.vault][f.Object]) == 0 {
-				report("a fact of %s relates an entity nothing mentions", d.path)
+			if g.in.count(pair(n.vault, f.subject)) == 0 || g.in.count(pair(n.vault, f.object)) == 0 {
+				report("a fact of %s relates an entity nothing mentions", g.str(n.path))
 			}
 		}
 	}
-	for v, byKey := range g.facts {
-		for key, rs := range byKey {
-			for _, fr := range rs {
-				refs--
-				d := g.docs[fr.src]
-				if d == nil || d.vault != v || fr.i >= len(d.facts) || d.facts[fr.i].Subject != key && d.facts[fr.i].Object != key {
-					report("fact index points at a missing fact of %s", key)
-				}
+	for k, s := range g.byFact.idx {
+		key := pairKey(k)
+		for _, fr := range g.byFact.data[s.off : s.off+s.n] {
+			refs--
+			if int(fr.src) >= len(g.nodes) {
+				report("fact index points at a missing fact of %s", g.str(key))
+				continue
+			}
+			n := &g.nodes[fr.src]
+			if !n.live || n.vault != pairVault(k) || fr.i >= n.facts.n ||
+				g.facts[n.facts.off+fr.i].subject != key && g.facts[n.facts.off+fr.i].object != key {
+				report("fact index points at a missing fact of %s", g.str(key))
 			}
 		}
 	}
 	if refs != 0 {
 		report("fact index and facts disagree")
 	}
-	for _, in := range g.in {
-		for target, es := range in {
-			if isTyped(target) && slices.ContainsFunc(es, func(e inRef) bool {
-				d := g.docs[e.src]
-				return d != nil && e.rel < len(d.rels) && d.rels[e.rel].Type == RelMentions
-			}) {
+	for k := range g.in.idx {
+		if !isTyped(g.str(pairKey(k))) {
+			continue
+		}
+		for _, e := range g.in.get(k) {
+			if g.nodes[e.src].live && g.rel(e).typ == symMentions {
 				typed++
+				break
 			}
 		}
 	}
-	for v, stems := range g.stems {
-		for stem, ents := range stems {
-			for _, ent := range ents {
-				if isTyped(ent) && len(g.names[v][ent]) == 0 && !g.edgeWithStem(v, ent, stem) {
-					report("stem %q names %s, which nothing mentions", stem, ent)
-				}
+	for k, s := range g.stems.idx {
+		stem := pairKey(k)
+		for _, ent := range g.stems.data[s.off : s.off+s.n] {
+			if isTyped(g.str(ent)) && g.names.count(pair(pairVault(k), ent)) == 0 && !g.edgeWithStem(pairVault(k), ent, stem) {
+				report("stem %q names %s, which nothing mentions", g.str(stem), g.str(ent))
 			}
 		}
 	}
