@@ -130,18 +130,28 @@ func (r *Reranker) terms(s string) []string {
 	return ts
 }
 
-// coverage is the fraction of terms found in field.
+// coverage is the fraction of terms (distinct) found in field. The field
+// is analysed term by term against the query's: nothing is collected.
 func (r *Reranker) coverage(terms []string, field string) float64 {
 	if field == "" {
 		return 0
 	}
-	have := r.terms(field)
-	n := 0
-	for _, t := range terms {
-		if slices.Contains(have, t) {
-			n++
-		}
+	var buf [32]bool
+	found := buf[:0]
+	if len(terms) <= len(buf) {
+		found = buf[:len(terms)]
+	} else {
+		found = make([]bool, len(terms))
 	}
+	n := 0
+	r.an.Terms(field, func(t string) {
+		for i, q := range terms {
+			if q == t && !found[i] {
+				found[i] = true
+				n++
+			}
+		}
+	})
 	return float64(n) / float64(len(terms))
 }
 

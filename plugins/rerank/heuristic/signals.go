@@ -84,13 +84,15 @@ func sameFileAbove(cands []plugins.Candidate) []int {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Or(cmp.Compare(score(b), score(a)), cmp.Compare(cands[a].ID, cands[b].ID))
 	})
-	type file struct{ vault, path string }
-	seen := make(map[file]int, len(cands))
+	// A list is a few dozen candidates: comparing with those above costs
+	// less than a map.
 	out := make([]int, len(cands))
-	for _, i := range order {
-		f := file{cands[i].Vault, cands[i].Path}
-		out[i] = seen[f]
-		seen[f]++
+	for k, i := range order {
+		for _, j := range order[:k] {
+			if cands[j].Path == cands[i].Path && cands[j].Vault == cands[i].Vault {
+				out[i]++
+			}
+		}
 	}
 	return out
 }
