@@ -94,7 +94,7 @@ type cand struct {
 	scores   [nChannels]float64 // the channel's own score
 	norms    [nChannels]float64 // on the channel's absolute 0–1 scale
 	// chunk evidence per channel, for choosing the passage: ordinal → norm
-	chunkNorm [nChannels]map[uint32]float64
+	chunkNorm [nChannels]ordNorms
 	fused     float64
 	rerank    float64
 	hasRR     bool
@@ -153,9 +153,6 @@ func fuse(opt Options, l channelLists, weights [nChannels]float64) []*cand {
 			byDoc[h.Ref.Doc] = c
 			order = append(order, c)
 		}
-		if c.chunkNorm[li] == nil {
-			c.chunkNorm[li] = make(map[uint32]float64)
-		}
 		return c
 	}
 	for rank, n := range l.lex {
@@ -167,7 +164,7 @@ func fuse(opt Options, l channelLists, weights [nChannels]float64) []*cand {
 		c.passages = n.Passages
 		for _, p := range n.Passages {
 			if n.Score > 0 {
-				c.chunkNorm[chLex][p.Ref.Ord] = n.Norm * p.Score / n.Score
+				c.chunkNorm[chLex].set(p.Ref.Ord, n.Norm*p.Score/n.Score)
 			}
 		}
 	}
@@ -182,11 +179,9 @@ func fuse(opt Options, l channelLists, weights [nChannels]float64) []*cand {
 				if len(c.passages) == 0 {
 					c.passages = []index.Hit{h}
 				}
-			} else if c.chunkNorm[li] == nil {
-				c.chunkNorm[li] = make(map[uint32]float64)
 			}
-			if _, ok := c.chunkNorm[li][h.Ref.Ord]; !ok {
-				c.chunkNorm[li][h.Ref.Ord] = norm(h.Score)
+			if _, ok := c.chunkNorm[li].get(h.Ref.Ord); !ok {
+				c.chunkNorm[li].set(h.Ref.Ord, norm(h.Score))
 				if !hasPassage(c.passages, h.Ref) {
 					c.passages = append(c.passages, h)
 				}
@@ -227,6 +222,35 @@ func fuse(opt Options, l channelLists, weights [nChannels]float64) []*cand {
 	return order
 }
 
+// ordNorms maps a note's chunk ordinals to a channel's evidence for them:
+// a note has a few chunks in a list, so a slice searched in order costs
+// less than a map made for every candidate.
+type ordNorms []ordNorm
+
+type ordNorm struct {
+	ord  uint32
+	norm float64
+}
+
+func (m ordNorms) get(ord uint32) (float64, bool) {
+	for _, e := range m {
+		if e.ord == ord {
+			return e.norm, true
+		}
+	}
+	return 0, false
+}
+
+func (m *ordNorms) set(ord uint32, norm float64) {
+	for i := range *m {
+		if (*m)[i].ord == ord {
+			(*m)[i].norm = norm
+			return
+		}
+	}
+	*m = append(*m, ordNorm{ord, norm})
+}
+
 func listLen(l channelLists, li int) int {
 	switch li {
 	case chLex:
@@ -252,7 +276,8 @@ func (c *cand) cite(weights [nChannels]float64) {
 	ev := func(h index.Hit) float64 {
 		s := 0.0
 		for li := range nChannels {
-			s += weights[li] * c.chunkNorm[li][h.Ref.Ord]
+			n, _ := c.chunkNorm[li].get(h.Ref.Ord)
+			s += weights[li] * n
 		}
 		return s
 	}

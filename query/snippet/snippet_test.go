@@ -262,6 +262,30 @@ func TestBestOfIsBest(t *testing.T) {
 	}
 }
 
+// In ASCII text a character is a byte: measuring in runes (which then
+// skips the rune index) gives the window measuring in bytes gives.
+func TestASCIIRunesAreBytes(t *testing.T) {
+	an := analyze.New()
+	rng := rand.New(rand.NewPCG(11, 12))
+	n := 0
+	for range 4000 {
+		text := randomText(rng, 1+rng.IntN(12))
+		if !ascii(text) {
+			continue
+		}
+		n++
+		terms := query(an, randomText(rng, 1+rng.IntN(4)))
+		width := rng.IntN(120)
+		b, r := Best(an, text, terms, Options{Width: width}), Best(an, text, terms, Options{Width: width, Runes: true})
+		if b.Start != r.Start || b.End != r.End || !slices.Equal(b.Matches, r.Matches) {
+			t.Fatalf("text %q width %d: bytes %+v, runes %+v", text, width, b, r)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d ASCII texts drawn", n)
+	}
+}
+
 func FuzzBest(f *testing.F) {
 	f.Add("A quokka smiled at the camera.", "quokka camera", uint8(40), false)
 	f.Add("東京タワーに行きました。", "東京", uint8(10), true)

@@ -13,7 +13,7 @@ type measure struct {
 
 func newMeasure(text string, runes bool) measure {
 	m := measure{text: text}
-	if runes {
+	if runes && !ascii(text) { // in ASCII a rune is a byte
 		m.runes = make([]int32, len(text)+1)
 		n := int32(0)
 		for i := 0; i < len(text); i++ {
@@ -24,6 +24,15 @@ func newMeasure(text string, runes bool) measure {
 		}
 	}
 	return m
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // dist is the width of text[a:b].
