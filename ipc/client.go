@@ -118,12 +118,35 @@ func send[T any](ctx context.Context, c *Client, method, path string, in any) (*
 		return nil, err
 	}
 	defer resp.Body.Close()
+	b, err := readBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("ragd %s: read response: %w", path, err)
+	}
 	out := new(T)
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	if err := json.Unmarshal(b, out); err != nil {
 		return nil, fmt.Errorf("ragd %s: decode response: %w", path, err)
 	}
 	return out, nil
 }
+
+// readBody reads a whole answer: into a buffer of its Content-Length when
+// it has one (the daemon's answers do), so that decoding neither grows a
+// buffer nor leaves the end unread (a body read to its end lets the
+// connection be used again).
+func readBody(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > 0 && n <= maxResponseBytes {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	return io.ReadAll(resp.Body)
+}
+
+// maxResponseBytes bounds the buffer made ahead of reading an answer from
+// its Content-Length; a longer answer is read as it comes.
+const maxResponseBytes = 64 << 20
 
 // roundTrip sends one request with in as its JSON body (none when nil)
 // and returns the 2xx response, whose body the caller closes. Any other
