@@ -3,6 +3,8 @@ package index
 import (
 	"encoding/binary"
 	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/ragd/ragd/index/graph"
 )
@@ -104,21 +106,53 @@ func encodeGraph(g *graph.Record) []byte {
 }
 
 func decodeGraph(v []byte, g *graph.Record) error {
-	r := &reader{b: v}
-	g.Names = r.strings()
-	g.Stems = r.strings()
+	return decodeGraphWith(&reader{b: v}, g, (*reader).string)
+}
+
+// view is the next string without a copy: it shares the value's bytes, so
+// it is good only while they are (decodeGraphShared).
+func (r *reader) view() string {
+	b := r.bytes(r.count())
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// decodeGraphShared decodes v into g reusing g's slices, with strings that
+// share v's bytes: for the graph's load, which copies what it keeps.
+func decodeGraphShared(v []byte, g *graph.Record) error {
+	return decodeGraphWith(&reader{b: v}, g, (*reader).view)
+}
+
+func decodeGraphWith(r *reader, g *graph.Record, str func(*reader) string) error {
+	strs := func(ss []string) []string {
+		n := r.count()
+		if n == 0 {
+			return nil
+		}
+		ss = slices.Grow(ss[:0], n)[:n]
+		for i := range ss {
+			ss[i] = str(r)
+		}
+		return ss
+	}
+	g.Names = strs(g.Names)
+	g.Stems = strs(g.Stems)
+	g.Relations = g.Relations[:0]
 	if n := r.count(); n > 0 {
-		g.Relations = make([]graph.Relation, n)
+		g.Relations = slices.Grow(g.Relations, n)[:n]
 	}
 	for i := range g.Relations {
 		rel := &g.Relations[i]
+		*rel = graph.Relation{}
 		rel.Type = r.word()
-		rel.Target = r.string()
-		rel.Raw = r.string()
+		rel.Target = str(r)
+		rel.Raw = str(r)
 		flags := r.byte()
 		for bit, s := range [...]*string{&rel.Heading, &rel.Block, &rel.Alias, &rel.Field, &rel.Stem} {
 			if flags&(1<<bit) != 0 {
-				*s = r.string()
+				*s = str(r)
 			}
 		}
 		rel.Confidence = 1
@@ -132,12 +166,13 @@ func decodeGraph(v []byte, g *graph.Record) error {
 			return errCorrupt
 		}
 	}
+	g.Facts = g.Facts[:0]
 	if n := r.count(); n > 0 {
-		g.Facts = make([]graph.Fact, n)
+		g.Facts = slices.Grow(g.Facts, n)[:n]
 	}
 	for i := range g.Facts {
 		f := &g.Facts[i]
-		f.Subject, f.Predicate, f.Object = r.string(), r.string(), r.string()
+		f.Subject, f.Predicate, f.Object = str(r), str(r), str(r)
 		f.Chunk, f.Line = r.int(), r.int()
 		f.Confidence = r.float()
 	}

@@ -89,7 +89,12 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 			r   segment.Ref
 			rec graph.Record
 		}
+		// The batch's records are decoded from copies of the values in
+		// buf, their strings sharing its bytes, and reused batch after
+		// batch: the graph copies what it keeps, so loading allocates
+		// little beyond the graph itself.
 		var batch []pending
+		var buf []byte
 		flush := func() {
 			// Only this goroutine writes the graph until ready is
 			// closed: it may read it without the lock.
@@ -108,8 +113,7 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 			if published {
 				m.mu.Unlock()
 			}
-			clear(batch)
-			batch = batch[:0]
+			batch, buf = batch[:0], buf[:0]
 		}
 		err = iterate(txn, nsPrefix(nsGraph), true, func(k, val []byte) error {
 			if stopped() {
@@ -120,8 +124,16 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 			if !ok {
 				return nil
 			}
-			batch = append(batch, pending{id: graph.DocID(id), r: r})
-			if err := decodeGraph(val, &batch[len(batch)-1].rec); err != nil {
+			if len(batch) < cap(batch) {
+				batch = batch[:len(batch)+1]
+			} else {
+				batch = append(batch, pending{})
+			}
+			p := &batch[len(batch)-1]
+			p.id, p.r = graph.DocID(id), r
+			at := len(buf)
+			buf = append(buf, val...)
+			if err := decodeGraphShared(buf[at:], &p.rec); err != nil {
 				return fmt.Errorf("index: graph of %s: %w", id, err)
 			}
 			if counts != nil {
