@@ -233,7 +233,7 @@ func mayOpenHTMLBlock(line []byte) bool {
 	for k := s; k < i; k++ {
 		lower[k-s] = line[k] | 0x20
 	}
-	if name := string(lower[:i-s]); blockStartTags[name] {
+	if blockStartTags[string(lower[:i-s])] { // the conversion does not allocate
 		return true
 	}
 	return endsWithTag(line) // the seventh kind: a lone open or close tag
