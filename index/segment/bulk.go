@@ -14,8 +14,32 @@ import "slices"
 // made (at the latest at EndBulk). Calls nest.
 func (s *Set) BeginBulk() {
 	s.bmu.Lock()
+	if s.bulk == 0 {
+		s.bulkMade = 0
+	}
 	s.bulk++
 	s.bmu.Unlock()
+}
+
+// bulkRamp: the first segment of a bulk pass is 2^bulkRamp times smaller
+// than BulkBytes, each one after twice the one before, up to BulkBytes. A
+// user who starts ragd on a new vault and asks at once finds the first
+// notes after a fraction of a second instead of nothing until a whole
+// segment's worth (the whole of a small vault) is indexed; the few small
+// segments this adds are merged at the first flush. No segment of the ramp
+// is smaller than bulkFloor (or BulkBytes, if that is smaller).
+const (
+	bulkRamp  = 5
+	bulkFloor = 256 << 10
+)
+
+// bulkLimit is the size at which the bulk builder is made into a segment
+// (caller holds bmu).
+func (s *Set) bulkLimit() int64 {
+	if s.bulkMade >= bulkRamp {
+		return s.opt.BulkBytes
+	}
+	return max(s.opt.BulkBytes>>(bulkRamp-s.bulkMade), min(s.opt.BulkBytes, bulkFloor))
 }
 
 // EndBulk ends a BeginBulk: the notes collected so far are made into a
@@ -68,8 +92,9 @@ func (s *Set) applyBulk(seq uint64, deletes []uint64, puts []*Note) {
 	for _, n := range puts {
 		s.pend.add(n)
 	}
-	if s.pend != nil && s.pend.size >= s.opt.BulkBytes {
+	if s.pend != nil && s.pend.size >= s.bulkLimit() {
 		s.finishPending()
+		s.bulkMade++
 	}
 }
 

@@ -83,6 +83,9 @@ type Set struct {
 	bulk int      // BeginBulk depth
 	pend *builder // bulk mode: notes applied but in no segment yet (nil when none)
 	used *builder // bulk mode: the last builder finished, whose lists the next reuses
+	// bulkMade counts the segments made at their size since bulk mode
+	// began (the first few are smaller: bulkLimit).
+	bulkMade int
 
 	mu       sync.Mutex
 	pending  bool   // pend holds notes: changes from pendFrom on are not all in segments

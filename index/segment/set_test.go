@@ -285,3 +285,50 @@ func TestSetBulk(t *testing.T) {
 	}
 	sameResults(t, "crash copy replayed", searchAll(c), fresh)
 }
+
+// TestSetBulkRamp checks that a bulk pass makes its first segments small,
+// so the first notes of a cold index are searchable early, then doubles
+// them up to BulkBytes.
+func TestSetBulkRamp(t *testing.T) {
+	notes := randomNotes(12, 2000)
+	bulk := int64(bulkFloor) << bulkRamp
+	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 1 << 30, BulkBytes: bulk, FlushAfter: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.BeginBulk()
+	var sizes []int64 // the builder's size when each segment was made
+	var size int64
+	for i, n := range notes {
+		before := s.View().Stats().Notes
+		s.Apply(uint64(i+1), nil, []*Note{n})
+		s.bmu.Lock()
+		held := s.pend != nil
+		if held {
+			size = s.pend.size
+		} else {
+			sizes = append(sizes, size)
+		}
+		s.bmu.Unlock()
+		if after := s.View().Stats().Notes; after != before && held {
+			t.Fatalf("note %d: %d notes searchable, %d before, with no segment made", i, after, before)
+		}
+	}
+	if len(sizes) < 2 {
+		t.Fatalf("%d segments made in bulk mode, want at least 2 (sizes %v)", len(sizes), sizes)
+	}
+	for k, sz := range sizes {
+		want := max(bulk>>(bulkRamp-min(k, bulkRamp)), bulkFloor)
+		if sz < want-want/8 || sz > want+want/8 { // sz: before the last note added
+			t.Errorf("segment %d made at %d bytes, want about %d", k, sz, want)
+		}
+	}
+	if got := s.View().Stats().Notes; got == 0 {
+		t.Fatal("nothing searchable before EndBulk")
+	}
+	s.EndBulk()
+	if got := s.View().Stats().Notes; got != int64(len(notes)) {
+		t.Fatalf("%d notes searchable after EndBulk, want %d", got, len(notes))
+	}
+}
