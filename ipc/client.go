@@ -123,6 +123,12 @@ func send[T any](ctx context.Context, c *Client, method, path string, in any) (*
 		return nil, fmt.Errorf("ragd %s: read response: %w", path, err)
 	}
 	out := new(T)
+	if sr, ok := any(out).(*SearchResponse); ok {
+		if decodeSearch(b, sr) {
+			return out, nil
+		}
+		*sr = SearchResponse{} // what decodeSearch does not handle
+	}
 	if err := json.Unmarshal(b, out); err != nil {
 		return nil, fmt.Errorf("ragd %s: decode response: %w", path, err)
 	}
