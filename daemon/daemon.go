@@ -208,6 +208,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			if err := store.Settle(workCtx); err != nil {
 				d.log.Warn("could not write the index segments after the start-up pass", "err", err)
 			}
+			store.TrimGraph()
 		}
 		restoreMemory()
 		d.settleMemory()
