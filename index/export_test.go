@@ -1,9 +1,13 @@
 package index
 
 import (
+	"fmt"
 	"io"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/ragd/ragd/index/graph"
 )
 
 // Internals the external tests (package index_test) reach for.
@@ -79,3 +83,49 @@ func SetReplayBatch(n int) (restore func()) {
 	replayBatch = n
 	return func() { replayBatch = old }
 }
+
+// HoldNamesLoad makes the graph's loads of the stores opened from now on
+// wait until release is called.
+func HoldNamesLoad() (release func()) {
+	ch := make(chan struct{})
+	h := func() { <-ch }
+	namesLoadHook.Store(&h)
+	return func() { namesLoadHook.Store(nil); close(ch) }
+}
+
+// NamesSnapshotServes reports whether the names snapshot answers anchor
+// resolution now.
+func (s *Store) NamesSnapshotServes() bool { return s.earlyNames() != nil }
+
+// NamesSnapshotAgrees compares every name the loaded graph resolves with
+// what the names snapshot on disk (of the store's change) answers; it
+// reports the names that differ, and whether there was a snapshot.
+func (s *Store) NamesSnapshotAgrees() (diff []string, found bool, err error) {
+	snap, err := openNames(s.namesPath(), s.seq)
+	if err != nil || snap == nil {
+		return nil, false, err
+	}
+	s.mem.rlockNames()
+	defer s.mem.mu.RUnlock()
+	n := 0
+	s.mem.graph.EachName(func(vault, name string, ids []graph.DocID) {
+		if len(ids) == 0 || name[0] == '#' {
+			return
+		}
+		n++
+		want := make([]uint64, len(ids))
+		for i, id := range ids {
+			want[i] = uint64(id)
+		}
+		if got := snap.resolve(vault, name); !slices.Equal(got, want) {
+			diff = append(diff, vault+"/"+name)
+		}
+	})
+	if snap.n < n {
+		diff = append(diff, fmt.Sprintf("%d entries for %d names", snap.n, n))
+	}
+	return diff, true, nil
+}
+
+// NamesPath is where the names snapshot is kept.
+func (s *Store) NamesPath() string { return s.namesPath() }

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -19,6 +20,10 @@ import (
 // pass is over — so that the pass, and with it the first answer after a
 // restart, does not share the CPU and the collector with them.
 
+// namesLoadHook, if set (by tests), runs before the graph's load reads
+// anything.
+var namesLoadHook atomic.Pointer[func()]
+
 // errStopped ends a graph load cut short by Close.
 var errStopped = errors.New("index: store closing")
 
@@ -34,9 +39,12 @@ var errStopped = errors.New("index: store closing")
 // whole load with counts, to which every searchable note is then added (a
 // store written before the per-vault counts were kept). An error is
 // returned, and reported as the graph's problem.
-func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]VaultCount) error {
+func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, seq uint64, counts map[string]VaultCount) error {
 	defer txn.Discard()
 	defer v.Release()
+	if h := namesLoadHook.Load(); h != nil {
+		(*h)()
+	}
 	m := s.mem
 	g := graph.New()
 	stopped := func() bool {
@@ -73,10 +81,18 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 		m.graph = g
 		m.mu.Unlock()
 		close(m.namesReady)
+		s.names.Store(nil) // resolveAnchor reads the graph from now on
 		published = true
 	}
 	if err == nil && counts == nil && named == v.Stats().Notes {
+		m.namesWhole.Store(true)
 		publish()
+		// No write reaches the graph before the load ends: its names are
+		// the store's at Open, whose change is s.seq (no write before
+		// Open returns). Kept for the next open, unless they already are.
+		if serr := s.saveNames(seq); serr != nil {
+			s.log.Warn("could not save the names snapshot", "err", serr)
+		}
 		select {
 		case <-m.loadNow:
 		case <-s.stopGC:
@@ -157,7 +173,13 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 		}
 	}
 	if !published {
+		m.namesWhole.Store(err == nil)
 		publish()
+		if err == nil {
+			if serr := s.saveNames(seq); serr != nil {
+				s.log.Warn("could not save the names snapshot", "err", serr)
+			}
+		}
 	}
 	close(m.ready)
 	if err != nil && !errors.Is(err, errStopped) {
@@ -172,6 +194,17 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, counts map[string]Va
 // graphLoadBatch is how many notes' relations the load adds per turn of
 // the lock: searches resolving names wait at most that long.
 const graphLoadBatch = 256
+
+// earlyNames is the names snapshot while it serves: from Open until the
+// graph's names are loaded (names_snapshot.go); nil otherwise.
+func (s *Store) earlyNames() *namesSnap {
+	select {
+	case <-s.mem.namesReady:
+		return nil
+	default:
+		return s.names.Load()
+	}
+}
 
 // rlockNames waits until every note's names are loaded and takes mem.mu
 // for reading: enough for graph.Graph.Resolve.

@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"os"
 	"reflect"
 	"testing"
 
@@ -83,5 +84,68 @@ func TestGraphLoadedAtReopen(t *testing.T) {
 			t.Errorf("legacy %v: consistency check: %v", legacy, err)
 		}
 		s.Close()
+	}
+}
+
+// Closing the store writes the names snapshot; at the next open, while the
+// graph's names are still being loaded, lexical search resolves link
+// targets from it and finds what it found before (here the load is held
+// until the search has answered). A snapshot of another change, or a
+// damaged one, is not used.
+func TestNamesSnapshotServesAtOpen(t *testing.T) {
+	data := t.TempDir()
+	s := indextest.Open(t, data)
+	files := indextest.WriteVault(t, t.TempDir(), graphVault)
+	indextest.Sync(t, s, "v", files)
+	want := viewGraph(t, s)
+	s.Close()
+
+	release := index.HoldNamesLoad()
+	s = indextest.Open(t, data)
+	if !s.NamesSnapshotServes() {
+		release()
+		t.Fatal("no names snapshot serves after a clean close")
+	}
+	hits := s.Search(s.Analyzer().AppendTerms(nil, "backups job snapshots"), 10, nil)
+	release()
+	if !reflect.DeepEqual(hits, want.Search) {
+		t.Errorf("search from the names snapshot:\n got %+v\nwant %+v", hits, want.Search)
+	}
+	if got := viewGraph(t, s); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the names loaded:\n got %+v\nwant %+v", got, want)
+	}
+	if s.NamesSnapshotServes() {
+		t.Error("the names snapshot still serves after the names loaded")
+	}
+	if diff, found, err := s.NamesSnapshotAgrees(); err != nil || !found || len(diff) > 0 {
+		t.Errorf("snapshot against the graph: found %v, differ %v, %v", found, diff, err)
+	}
+	// A change (the vault now holds this note alone): the snapshot on
+	// disk is of the change before.
+	indextest.SyncMap(t, s, t.TempDir(), map[string]string{"Other.md": "# Other\n\nA quokka at [[Home]].\n"})
+	if _, found, err := s.NamesSnapshotAgrees(); err != nil || found {
+		t.Errorf("a snapshot of another change was read (%v)", err)
+	}
+	s.Close()
+
+	// A damaged snapshot is dropped and the names load as before.
+	b, err := os.ReadFile(s.NamesPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0xff
+	if err := os.WriteFile(s.NamesPath(), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = indextest.Open(t, data)
+	defer s.Close()
+	if s.NamesSnapshotServes() {
+		t.Error("a damaged names snapshot serves")
+	}
+	if _, err := os.Stat(s.NamesPath()); !os.IsNotExist(err) {
+		t.Errorf("the damaged names snapshot is kept: %v", err)
+	}
+	if got := indextest.Search(t, s, "quokka"); len(got) != 1 {
+		t.Errorf("search after a damaged snapshot: %v", got)
 	}
 }

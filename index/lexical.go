@@ -262,6 +262,9 @@ func (s *Store) resolveAnchor(key string) []uint64 {
 	if !ok {
 		return nil
 	}
+	if snap := s.earlyNames(); snap != nil {
+		return snap.resolve(vault, name)
+	}
 	s.mem.rlockNames()
 	ids := s.mem.graph.Resolve(vault, name)
 	s.mem.mu.RUnlock()
@@ -276,6 +279,9 @@ func (s *Store) resolveAnchor(key string) []uint64 {
 // segment.Query.ResolveGen (never 0): resolveAnchor answers alike while
 // it is the same.
 func (s *Store) resolveGen() uint64 {
+	if s.earlyNames() != nil {
+		return namesGenSnapshot
+	}
 	s.mem.rlockNames()
 	gen := s.mem.graph.NamesGen()
 	s.mem.mu.RUnlock()

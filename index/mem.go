@@ -2,6 +2,7 @@ package index
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/ragd/ragd/index/graph"
 	"github.com/ragd/ragd/index/segment"
@@ -31,6 +32,10 @@ type memIndex struct {
 	// namesReady is closed once every note's names are loaded, which is
 	// all anchor resolution needs (before ready when they are kept apart).
 	namesReady chan struct{}
+	// namesWhole is set once the graph holds every note's names (not when a
+	// load that failed or was cut short closes namesReady): then a names
+	// snapshot may be written from it.
+	namesWhole atomic.Bool
 	// loadNow is closed (once, by wantGraph or Store.LoadGraph) when the
 	// graph's relations are wanted: the load reads them only then.
 	loadNow  chan struct{}

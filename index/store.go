@@ -105,8 +105,14 @@ type Store struct {
 	gcDone   sync.WaitGroup
 	stats    Stats
 	vcounts  map[string]VaultCount // per-vault counts as committed (counts.go)
-	vecs     vectorState
-	disk     diskSpace
+	// names is the names snapshot of the store's change, if there was one
+	// at Open, until the graph's names are loaded (names_snapshot.go).
+	names atomic.Pointer[namesSnap]
+	// namesAt is 1 + the change of the names snapshot on disk, 0 if there
+	// is none known.
+	namesAt atomic.Uint64
+	vecs    vectorState
+	disk    diskSpace
 	// graphProblem is what the last CheckGraph found.
 	graphProblem atomic.Pointer[string]
 
@@ -174,6 +180,15 @@ func Open(opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	if fresh {
+		os.Remove(s.namesPath())
+	} else if snap, err := openNames(s.namesPath(), s.seq); err != nil {
+		s.log.Warn("the names snapshot is damaged; link targets resolve once the names are loaded", "err", err)
+		os.Remove(s.namesPath())
+	} else if snap != nil {
+		s.names.Store(snap)
+		s.namesAt.Store(s.seq + 1)
+	}
 	s.stopGC = make(chan struct{})
 	if err := s.load(); err != nil {
 		s.lex.Close()
@@ -199,6 +214,9 @@ func (s *Store) Close() error {
 	s.gcDone.Wait()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if err := s.saveNames(s.seq); err != nil {
+		s.log.Warn("could not save the names snapshot; link targets will resolve once the names are loaded at start", "err", err)
+	}
 	if err := s.lex.Close(); err != nil {
 		s.log.Warn("could not write the lexical index segments; they will be rebuilt from the journal at start", "err", err)
 	}
@@ -318,17 +336,17 @@ func (s *Store) load() error {
 	if err != nil {
 		return err
 	}
-	txn, v := s.db.NewTransaction(false), s.view()
+	txn, v, seq := s.db.NewTransaction(false), s.view(), s.seq
 	if found {
 		s.vcounts, m.counts = counts, maps.Clone(counts)
 		s.gcDone.Add(1)
 		go func() {
 			defer s.gcDone.Done()
-			s.loadGraph(txn, v, nil)
+			s.loadGraph(txn, v, seq, nil)
 		}()
 		return nil
 	}
-	if err := s.loadGraph(txn, v, counts); err != nil {
+	if err := s.loadGraph(txn, v, seq, counts); err != nil {
 		return err
 	}
 	s.vcounts, m.counts = counts, maps.Clone(counts)

@@ -464,3 +464,13 @@ func sortByRelsOff(is []uint32, ns []node) {
 // compactAfter is how many notes must have been removed before the graph
 // is compacted (and more than it holds): a compaction costs a rebuild.
 var compactAfter = 1024
+
+// EachName calls fn with every vault, name key and the notes it names (as
+// Resolve answers), in no order; ids must not be kept.
+func (g *Graph) EachName(fn func(vault, name string, ids []DocID)) {
+	for k := range g.names.idx {
+		if ids := g.names.get(k); len(ids) > 0 {
+			fn(g.str(uint32(k>>32)), g.str(uint32(k)), ids)
+		}
+	}
+}
