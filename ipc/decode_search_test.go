@@ -145,11 +145,10 @@ func FuzzDecodeSearchAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { decodeBoth(t, b) })
 }
 
-// BenchmarkDecodeSearch decodes a default search's answer (10 results with
-// text, parent, snippet and matches; about 16 KB) with decodeSearch and
-// with json.Unmarshal, in the same run.
-func BenchmarkDecodeSearch(b *testing.B) {
-	resp := SearchResponse{Query: "plugin settings", Grounded: true, TookMS: 1.234}
+// benchAnswer is a default search's answer: 10 results with text,
+// parent, snippet and matches, about 16 KB of JSON.
+func benchAnswer() *SearchResponse {
+	resp := &SearchResponse{Query: "plugin settings", Grounded: true, TookMS: 1.234}
 	text := strings.Repeat("The community plugin adds a settings tab > Appearance & more. ", 10)
 	for i := range 10 {
 		resp.Results = append(resp.Results, Result{ID: "7af297065835c389.2", Vault: "eval",
@@ -159,7 +158,13 @@ func BenchmarkDecodeSearch(b *testing.B) {
 			Snippet: &Snippet{Text: text[:240], LineStart: 40, LineEnd: 41, Matches: [][2]int{{1, 8}, {24, 32}, {216, 223}}},
 			Matches: [][2]int{{1, 8}, {24, 32}, {216, 223}, {301, 308}, {420, 428}, {500, 507}}})
 	}
-	data, err := json.Marshal(resp)
+	return resp
+}
+
+// BenchmarkDecodeSearch decodes a default search's answer with
+// decodeSearch and with json.Unmarshal, in the same run.
+func BenchmarkDecodeSearch(b *testing.B) {
+	data, err := json.Marshal(benchAnswer())
 	if err != nil {
 		b.Fatal(err)
 	}

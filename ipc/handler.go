@@ -218,11 +218,18 @@ func (h *handler) reply(w http.ResponseWriter, r *http.Request, v any, err error
 		return
 	}
 	// Encode first so the answer goes out with a Content-Length in one
-	// write, not as chunks.
-	b, err := json.Marshal(v)
-	if err != nil {
-		h.fail(w, r, fmt.Errorf("encode response: %w", err))
-		return
+	// write, not as chunks. A search answer has an encoder of its own
+	// (appendSearch) that writes what json.Marshal would.
+	var b []byte
+	ok := false
+	if sr, is := v.(*SearchResponse); is {
+		b, ok = appendSearch(make([]byte, 0, 16<<10), sr)
+	}
+	if !ok {
+		if b, err = json.Marshal(v); err != nil {
+			h.fail(w, r, fmt.Errorf("encode response: %w", err))
+			return
+		}
 	}
 	b = append(b, '\n')
 	w.Header().Set("Content-Type", "application/json")
