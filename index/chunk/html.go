@@ -228,7 +228,7 @@ func mayOpenHTMLBlock(line []byte) bool {
 	}
 	var lower [16]byte
 	if i-s > len(lower) {
-		return endsWithTag(line)
+		return mayBeLoneTag(line, s)
 	}
 	for k := s; k < i; k++ {
 		lower[k-s] = line[k] | 0x20
@@ -236,17 +236,33 @@ func mayOpenHTMLBlock(line []byte) bool {
 	if blockStartTags[string(lower[:i-s])] { // the conversion does not allocate
 		return true
 	}
-	return endsWithTag(line) // the seventh kind: a lone open or close tag
+	return mayBeLoneTag(line, s) // the seventh kind
 }
 
-// endsWithTag reports whether line's last character other than blanks and
-// the line break is '>'.
-func endsWithTag(line []byte) bool {
-	e := len(line)
-	for e > 0 && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == '\n') {
-		e--
+// mayBeLoneTag reports whether line might be CommonMark's seventh kind of
+// HTML block start: one open or close tag and nothing after it but blanks.
+// name is where the tag's name starts (after "<", or "</" and spaces). The
+// pattern is the same after "<" as after "</": goldmark excludes a close
+// tag with attributes only when no space follows its '/'.
+func mayBeLoneTag(line []byte, name int) bool {
+	switch n := openTagLen(line[name-1:]); n {
+	case tagLines:
+		return true
+	case tagNo:
+		return false
+	default:
+		return isBlankRest(line[name-1+n:])
 	}
-	return e > 0 && line[e-1] == '>'
+}
+
+// isBlankRest reports whether b holds only blanks and line breaks.
+func isBlankRest(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 // blockStartTags are the tag names that start an HTML block whatever

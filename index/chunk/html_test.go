@@ -71,6 +71,8 @@ var htmlPieces = []string{
 	"<![CDATA[ x ]]>", "<https://example.com>", "<me@example.com>", "a < b", "<", "<>", "< a>", "<a\r\n>",
 	"<a b\r\nc>", "<abbr title=\"x\">", "<a href=x/>", "<a href=x/ >", "<u>", "</u>", "<a\t>", "<a  b  =  \"c\"  >",
 	"<a title=\"é\">", "<a b=日本>", "<a b='ü\n'>", "<日本>", "</é>", "<a é>",
+	"<span class=\"x\">text</span>", "</a/>", "</a x>", "</ a >", "</span\t>", "<span>  ", "<span/>", "<a b=c>\t",
+	"<spanverylongtagnamebeyondsixteen x=1>", "<blockquotex>", "</blockquote x>",
 	"text", "**bold**", "`code <a>`", "[link](<x y>)", "\\<a>", "&lt;a&gt;",
 }
 
