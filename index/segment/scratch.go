@@ -16,6 +16,7 @@ type scratch struct {
 	xi      []int32   // by chunk: 1 + index of its row in xr
 	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
 	xr      []float32 // rows of groups: a chunk's own weighted field frequencies
+	floor   []float64 // the best notes' lower bounds (taat.go)
 }
 
 type noteAgg struct {

@@ -118,15 +118,18 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 	}
 	// A note's whole-note BM25F is at most the saturated idf of the words
 	// it holds, so a note whose best chunk plus that bound cannot enter
-	// the full heap is not scored further.
+	// the full heap is not scored further; nor one whose bound stays under
+	// the floor the heap's weakest score will reach (floor).
+	floor := s.floor(sc, h, depth)
 	var allowed map[uint32]bool
 	for _, a := range sc.aggs {
-		if h.Len() == depth && s.p.NoteBM25 > 0 {
+		if floor > 0 || h.Len() == depth && s.p.NoteBM25 > 0 {
 			mask := a.mask
 			if sl := sc.slot[a.note]; sl != 0 {
 				mask |= sc.nmask[sl-1]
 			}
-			if float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask) < (*h)[0].Score {
+			ub := float64(a.bestScore) + s.p.NoteBM25*s.maxOf(mask)
+			if ub < floor || h.Len() == depth && s.p.NoteBM25 > 0 && ub < (*h)[0].Score {
 				continue
 			}
 		}
@@ -164,4 +167,64 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 			h.push(hit)
 		}
 	}
+}
+
+// floor returns the depth-th best of the scores in h and of the scores of
+// the notes' best chunks in sc (0 when there are fewer). A note scores at
+// least its best chunk (the whole note's share is not negative), and a
+// note scoring above 0 enters the heap unless depth better ones are
+// there, so the heap's weakest score ends at the floor or above: a note
+// whose bound stays under it cannot enter. With a filter, which may keep
+// notes out of the heap, there is no floor.
+func (s *searcher) floor(sc *scratch, h *hitHeap, depth int) float64 {
+	if s.q.Filter != nil || s.p.NoteBM25 < 0 || h.Len()+len(sc.aggs) <= depth {
+		return 0
+	}
+	top := sc.floor[:0] // a min-heap of the depth best
+	add := func(x float64) {
+		if x <= 0 {
+			return
+		}
+		if len(top) < depth {
+			top = append(top, x)
+			for j := len(top) - 1; j > 0; {
+				i := (j - 1) / 2
+				if top[i] <= top[j] {
+					break
+				}
+				top[i], top[j] = top[j], top[i]
+				j = i
+			}
+			return
+		}
+		if x <= top[0] {
+			return
+		}
+		top[0] = x
+		for i := 0; ; {
+			j := 2*i + 1
+			if j >= len(top) {
+				break
+			}
+			if r := j + 1; r < len(top) && top[r] < top[j] {
+				j = r
+			}
+			if top[i] <= top[j] {
+				break
+			}
+			top[i], top[j] = top[j], top[i]
+			i = j
+		}
+	}
+	for _, x := range *h {
+		add(x.Score)
+	}
+	for _, a := range sc.aggs {
+		add(float64(a.bestScore))
+	}
+	sc.floor = top
+	if len(top) < depth {
+		return 0
+	}
+	return top[0]
 }
