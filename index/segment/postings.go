@@ -1,5 +1,7 @@
 package segment
 
+import "math/bits"
+
 // postIter walks a term's chunk postings in chunk order, and, on request,
 // each posting's body positions.
 type postIter struct {
@@ -10,8 +12,10 @@ type postIter struct {
 	body  uint32
 	head  uint32
 	// posPending is how many position varints of the current posting have
-	// not been read: they are skipped before the next posting's.
+	// not been read; posSkip how many of earlier postings' were not: they
+	// are skipped all at once when a later posting's are read.
 	posPending uint32
+	posSkip    uint64
 	// noPos: positions are never read, so never skipped either.
 	noPos bool
 }
@@ -30,7 +34,8 @@ func (it *postIter) next() bool {
 		return false
 	}
 	it.left--
-	it.skipPositions()
+	it.posSkip += uint64(it.posPending)
+	it.posPending = 0
 	it.chunk += it.d.u32()
 	v := it.d.uvarint()
 	it.body, it.head = uint32(v>>1), 0
@@ -43,26 +48,48 @@ func (it *postIter) next() bool {
 	return !it.d.bad
 }
 
-// skipPositions skips the positions of the current posting not yet read.
+// skipPositions skips the position varints of earlier postings not read.
 func (it *postIter) skipPositions() {
-	for ; it.posPending > 0; it.posPending-- {
-		b := it.pos.b
-		i := 0
+	if it.posSkip == 0 {
+		return
+	}
+	var ok bool
+	it.pos.b, ok = skipVarints(it.pos.b, it.posSkip)
+	it.posSkip = 0
+	if !ok {
+		it.pos.bad, it.pos.b = true, nil
+		it.posPending = 0
+	}
+}
+
+// skipVarints returns b past its first n varints; false if b holds fewer.
+// It looks at eight bytes at a time: each byte below 0x80 ends a varint.
+func skipVarints(b []byte, n uint64) ([]byte, bool) {
+	i := 0
+	for n > 8 && i+8 <= len(b) {
+		ends := uint64(bits.OnesCount64(^le.Uint64(b[i:]) & 0x8080808080808080))
+		if ends >= n {
+			break // the n-th ends in these eight bytes
+		}
+		n -= ends
+		i += 8
+	}
+	for ; n > 0; n-- {
 		for i < len(b) && b[i] >= 0x80 {
 			i++
 		}
 		if i >= len(b) {
-			it.pos.bad, it.pos.b = true, nil
-			it.posPending = 0
-			return
+			return nil, false
 		}
-		it.pos.b = b[i+1:]
+		i++
 	}
+	return b[i:], true
 }
 
 // positions appends the current posting's body positions to dst. It may
 // be called once per posting.
 func (it *postIter) positions(dst []uint32) []uint32 {
+	it.skipPositions()
 	last := uint32(0)
 	for ; it.posPending > 0; it.posPending-- {
 		last += it.pos.u32()
@@ -193,6 +220,7 @@ func (m *multiIter) next() bool {
 // positionsRaw returns the current posting's encoded positions, unread.
 // It may be called once per posting, instead of positions.
 func (it *postIter) positionsRaw() []byte {
+	it.skipPositions()
 	start := it.pos.b
 	n := 0
 	for ; it.posPending > 0; it.posPending-- {
