@@ -1,9 +1,6 @@
 package segment
 
-import (
-	"slices"
-	"sync"
-)
+import "sync"
 
 // anchorOnly reports whether group g occurs only as anchor text.
 func (s *searcher) anchorOnly(g int) bool {
@@ -28,15 +25,35 @@ type anchorHit struct {
 }
 
 // anchors sums, per target note and query word, the anchor text of the
-// links pointing at it, and lists the targets by segment, in note order
-// (s.anchorAt). Every link target key is resolved once a query.
+// links pointing at it, and lists the targets by segment (s.anchorAt, in
+// the order met; the note-by-note search sorts them). Every link target key is resolved once a query, and
+// located in the view once (kept with the segment while the view and the
+// graph's names stay the same).
 func (s *searcher) anchors() {
 	G := len(s.groups)
-	rows := make(map[uint64]int32) // target id → row of s.anchorW
-	var ids []uint64               // by row
+	rows := 0 // of s.anchorW
 	cache := make(map[string][]uint64)
+	found := make(map[uint64]Ref)
+	view := s.v.uid()
+	locate := func(ids []uint64) []Ref {
+		var refs []Ref
+		for _, id := range ids {
+			ref, ok := found[id]
+			if !ok {
+				if ref, ok = s.v.Find(id); !ok {
+					ref.seg = -1
+				}
+				found[id] = ref
+			}
+			if ref.seg >= 0 {
+				refs = append(refs, ref)
+			}
+		}
+		return refs
+	}
+	s.anchorAt = make([][]anchorHit, len(s.v.segs))
 	for k, ss := range s.v.segs {
-		byKey := ss.seg.resolved.begin(s.q.ResolveGen)
+		byKey := ss.seg.resolved.begin(s.q.ResolveGen, ss.seg.keys)
 		for g := range s.groups {
 			for _, e := range s.ents[k][g] {
 				it := ss.seg.anchorPostings(e)
@@ -44,28 +61,39 @@ func (s *searcher) anchors() {
 					if ss.deleted(it.source) {
 						continue
 					}
-					targets, ok := byKey[it.key]
-					if !ok {
+					t := byKey.get(it.key)
+					if t == nil {
 						// The key points into the segment, which the view
 						// keeps mapped for the whole search.
 						key := ss.seg.keyRef(it.key)
-						if targets, ok = cache[key]; !ok {
-							targets = s.q.Resolve(key)
-							cache[key] = targets
+						ids, ok := cache[key]
+						if !ok {
+							ids = s.q.Resolve(key)
+							cache[key] = ids
 						}
-						byKey[it.key] = targets
+						if t = byKey.put(it.key, ids); t == nil {
+							continue
+						}
 					}
-					src := ss.seg.NoteID(it.source)
+					if t.view != view {
+						t.refs, t.view = locate(t.ids), view
+					}
+					if len(t.refs) == 0 {
+						continue
+					}
 					w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
-					for _, id := range targets {
-						if id == src {
+					for _, ref := range t.refs {
+						if ref == (Ref{k, it.source}) {
 							continue // a note's links to itself say nothing about it
 						}
-						r, ok := rows[id]
-						if !ok {
-							r = int32(len(ids))
-							rows[id] = r
-							ids = append(ids, id)
+						sc := s.scratch(ref.seg)
+						r := sc.arow[ref.note] - 1
+						if r < 0 {
+							r = int32(rows)
+							rows++
+							sc.arow[ref.note] = r + 1
+							sc.anotes = append(sc.anotes, ref.note)
+							s.anchorAt[ref.seg] = append(s.anchorAt[ref.seg], anchorHit{ref.note, r})
 							s.anchorW = append(s.anchorW, make([]float32, G)...)
 						}
 						s.anchorW[int(r)*G+g] += w
@@ -75,17 +103,8 @@ func (s *searcher) anchors() {
 		}
 		ss.seg.resolved.end(s.q.ResolveGen)
 	}
-	if len(ids) == 0 {
-		return
-	}
-	s.anchorAt = make([][]anchorHit, len(s.v.segs))
-	for r, id := range ids {
-		if ref, ok := s.v.Find(id); ok {
-			s.anchorAt[ref.seg] = append(s.anchorAt[ref.seg], anchorHit{ref.note, int32(r)})
-		}
-	}
-	for _, hs := range s.anchorAt {
-		slices.SortFunc(hs, func(a, b anchorHit) int { return int(a.note) - int(b.note) })
+	if rows == 0 {
+		s.anchorAt = nil
 	}
 }
 
@@ -94,25 +113,60 @@ func (s *searcher) anchors() {
 // store's graph names unchanged): resolving a key costs a map lookup by
 // string, and a common word's anchor postings name hundreds of keys.
 type resolvedKeys struct {
-	mu  sync.Mutex
-	gen uint64
-	ids map[uint32][]uint64 // by key number
+	mu   sync.Mutex
+	gen  uint64
+	keys keyTable
 }
 
-// maxResolved caps the keys a segment keeps resolved.
+// keyTable holds resolved keys by key number.
+type keyTable struct {
+	at   []int32 // by key number: 1 + index into keys; 0: not resolved
+	keys []resolvedKey
+}
+
+// resolvedKey is the notes a link target key names: their ids, and where
+// they are in the view numbered view (Ref, live notes only).
+type resolvedKey struct {
+	ids  []uint64
+	refs []Ref
+	view uint64
+}
+
+// get returns key k, nil if it was not resolved.
+func (t *keyTable) get(k uint32) *resolvedKey {
+	if int(k) >= len(t.at) || t.at[k] == 0 {
+		return nil
+	}
+	return &t.keys[t.at[k]-1]
+}
+
+// put records key k's ids and returns it (nil for a key number past the
+// segment's keys: corrupt, never kept).
+func (t *keyTable) put(k uint32, ids []uint64) *resolvedKey {
+	if int(k) >= len(t.at) {
+		return nil
+	}
+	t.keys = append(t.keys, resolvedKey{ids: ids})
+	t.at[k] = int32(len(t.keys))
+	return &t.keys[len(t.keys)-1]
+}
+
+// maxResolved caps the keys a segment keeps resolved (the table by key
+// number costs 4 bytes a key; a resolved key ~60 bytes and its targets).
 const maxResolved = 1 << 16
 
-// begin returns the key map of a search with generation gen: the kept one,
-// locked until end, or without a generation one of its own.
-func (r *resolvedKeys) begin(gen uint64) map[uint32][]uint64 {
+// begin returns the key table of a search with generation gen over a
+// segment with n keys: the kept one, locked until end, or without a
+// generation one of its own.
+func (r *resolvedKeys) begin(gen uint64, n uint32) *keyTable {
 	if gen == 0 {
-		return make(map[uint32][]uint64)
+		return &keyTable{at: make([]int32, n)}
 	}
 	r.mu.Lock()
-	if r.gen != gen || r.ids == nil || len(r.ids) > maxResolved {
-		r.gen, r.ids = gen, make(map[uint32][]uint64)
+	if r.gen != gen || r.keys.at == nil || len(r.keys.keys) > maxResolved {
+		r.gen, r.keys = gen, keyTable{at: make([]int32, n)}
 	}
-	return r.ids
+	return &r.keys
 }
 
 // end releases what begin took for generation gen.

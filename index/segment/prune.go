@@ -119,8 +119,7 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 	ss := s.v.segs[k]
 	seg := ss.seg
 	G := len(s.groups)
-	sc := getScratch(seg.chunks, seg.notes)
-	s.sc[k] = sc
+	sc := s.scratch(k)
 	if cap(s.cur) < G {
 		s.cur = make([]cursor, G)
 	}
@@ -131,6 +130,7 @@ func (s *searcher) scoreSegment(k, depth int, h *hitHeap) {
 	var anchors []anchorHit
 	if s.anchorAt != nil {
 		anchors = s.anchorAt[k]
+		slices.SortFunc(anchors, func(a, b anchorHit) int { return int(a.note) - int(b.note) })
 	}
 	s.segBounds(k)
 	ess := s.essential(h, depth)

@@ -17,6 +17,8 @@ type scratch struct {
 	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
 	xr      []float32 // rows of groups: a chunk's own weighted field frequencies
 	floor   []float64 // the best notes' lower bounds (taat.go)
+	arow    []int32   // by note: 1 + its row of anchor weights, 0 none (anchors.go)
+	anotes  []uint32  // notes with arow set
 }
 
 type noteAgg struct {
@@ -41,6 +43,9 @@ func getScratch(chunks, notes uint32) *scratch {
 		sc.slot = make([]int32, notes+notes/4)
 		sc.agg = make([]int32, notes+notes/4)
 	}
+	if uint32(len(sc.arow)) < notes {
+		sc.arow = make([]int32, notes+notes/4)
+	}
 	if uint32(len(sc.xi)) < chunks {
 		sc.xi = make([]int32, chunks+chunks/4)
 	}
@@ -57,6 +62,10 @@ func (sc *scratch) release() {
 	for _, a := range sc.aggs {
 		sc.agg[a.note] = 0
 	}
+	for _, n := range sc.anotes {
+		sc.arow[n] = 0
+	}
+	sc.anotes = sc.anotes[:0]
 	sc.touched, sc.notes, sc.aggs = sc.touched[:0], sc.notes[:0], sc.aggs[:0]
 	sc.tv, sc.rv, sc.nmask = sc.tv[:0], sc.rv[:0], sc.nmask[:0]
 	sc.rt, sc.xr = sc.rt[:0], sc.xr[:0]

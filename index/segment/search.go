@@ -102,6 +102,16 @@ type searcher struct {
 
 func sat(x, k1 float64) float64 { return x * (k1 + 1) / (k1 + x) }
 
+// scratch returns segment k's working memory, taken from the pool at the
+// first call of the search.
+func (s *searcher) scratch(k int) *scratch {
+	if s.sc[k] == nil {
+		seg := s.v.segs[k].seg
+		s.sc[k] = getScratch(seg.chunks, seg.notes)
+	}
+	return s.sc[k]
+}
+
 // Search ranks the view's notes for q and returns the best q.K, best first.
 func (v *View) Search(q Query, p Params) []NoteHit {
 	if q.K <= 0 || v.stats.Chunks <= 0 || len(q.Groups) == 0 {

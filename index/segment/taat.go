@@ -10,8 +10,7 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 	seg := ss.seg
 	p := s.p
 	G := len(s.groups)
-	sc := getScratch(seg.chunks, seg.notes)
-	s.sc[k] = sc
+	sc := s.scratch(k)
 
 	// Note fields.
 	for g := range s.groups {

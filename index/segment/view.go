@@ -12,7 +12,22 @@ type View struct {
 	segs  []*segState // oldest first
 	stats Stats
 	refs  atomic.Int32
-	onEnd func(*View) // called when the last reference is released
+	onEnd func(*View)   // called when the last reference is released
+	id    atomic.Uint64 // see uid
+}
+
+// viewIDs numbers views (uid).
+var viewIDs atomic.Uint64
+
+// uid returns a number no other view has (taken at its first call), by
+// which what is located in a view can be kept for the searches of the
+// same view.
+func (v *View) uid() uint64 {
+	if id := v.id.Load(); id != 0 {
+		return id
+	}
+	v.id.CompareAndSwap(0, viewIDs.Add(1))
+	return v.id.Load()
 }
 
 // segState is a segment in a view: its deletions and what they take back
