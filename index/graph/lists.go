@@ -106,13 +106,14 @@ func (l *lists[T]) tidy() {
 	l.trim()
 }
 
-// trim copies the arena with every list's room cut to its length.
+// trim copies the arena with every list's room cut to its length, and
+// room for an eighth more values at its end.
 func (l *lists[T]) trim() {
 	n := len(l.data) - l.dead
 	for _, s := range l.idx {
 		n -= int(s.cap - s.n)
 	}
-	data := make([]T, 0, n)
+	data := make([]T, 0, room(n))
 	for k, s := range l.idx {
 		off := uint32(len(data))
 		data = append(data, l.data[s.off:s.off+s.n]...)

@@ -381,28 +381,33 @@ func (g *Graph) compact() {
 
 // Trim gives back the room the graph's arrays grew into as notes were
 // added: the index calls it when it has loaded every note, so that the
-// lists and rows are exactly as long as what they hold, as if they had
-// been built in one pass. Later additions grow them again.
+// lists and rows are about as long as what they hold, as if they had been
+// built in one pass. They keep an eighth more room, so that the writes
+// that follow do not at once double them (growing a slice clears its new
+// room, which then is resident).
 func (g *Graph) Trim() {
-	g.nodes = exact(g.nodes)
-	g.strs = exact(g.strs)
-	g.rels = exact(g.rels)
-	g.extras = exact(g.extras)
-	g.facts = exact(g.facts)
-	g.syms.data = exact(g.syms.data)
-	g.syms.offs = exact(g.syms.offs)
+	g.nodes = trimmed(g.nodes)
+	g.strs = trimmed(g.strs)
+	g.rels = trimmed(g.rels)
+	g.extras = trimmed(g.extras)
+	g.facts = trimmed(g.facts)
+	g.syms.data = trimmed(g.syms.data)
+	g.syms.offs = trimmed(g.syms.offs)
 	g.names.trim()
 	g.in.trim()
 	g.stems.trim()
 	g.byFact.trim()
 }
 
-// exact returns xs in an array of its length.
-func exact[T any](xs []T) []T {
-	if len(xs) == cap(xs) {
+// room is the capacity Trim leaves for n values.
+func room(n int) int { return n + n/8 + 64 }
+
+// trimmed returns xs in an array with room for an eighth more.
+func trimmed[T any](xs []T) []T {
+	if cap(xs) <= room(len(xs)) {
 		return xs
 	}
-	out := make([]T, len(xs))
+	out := make([]T, len(xs), room(len(xs)))
 	copy(out, xs)
 	return out
 }
