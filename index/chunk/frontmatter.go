@@ -55,6 +55,14 @@ func parseFrontmatter(y []byte) (meta map[string]any, props []Property) {
 	if isBlank(y) {
 		return nil, nil
 	}
+	if meta, props, ok := simpleFrontmatter(y); ok {
+		return meta, props
+	}
+	return yamlFrontmatter(y)
+}
+
+// yamlFrontmatter is parseFrontmatter through yaml.v3.
+func yamlFrontmatter(y []byte) (meta map[string]any, props []Property) {
 	defer func() {
 		if recover() != nil { // yaml.v3 must never take the daemon down
 			meta, props = nil, nil
