@@ -18,6 +18,7 @@ type restartSample struct {
 	listenS, firstS, idleS float64 // start to status answered, to first answer with results, to idle
 	firstCPUS              float64 // the daemon's CPU time at the first answer
 	load                   float64
+	stopErr                string // how the process ended, when not cleanly
 }
 
 // RestartMain is `ragd-bench restart`: warm restarts of one or more ragd
@@ -53,8 +54,8 @@ func RestartMain(ctx context.Context, args []string, stdout, stderr io.Writer) i
 				fmt.Fprintf(stderr, "ragd-bench restart: %s: %v\n", names[i], err)
 				return 1
 			}
-			fmt.Fprintf(stdout, "run %d %s: listening %.3f s, first answer %.3f s (CPU %.2f s), idle %.2f s, load %.1f\n",
-				run+1, names[i], s.listenS, s.firstS, s.firstCPUS, s.idleS, s.load)
+			fmt.Fprintf(stdout, "run %d %s: listening %.3f s, first answer %.3f s (CPU %.2f s), idle %.2f s, load %.1f %s\n",
+				run+1, names[i], s.listenS, s.firstS, s.firstCPUS, s.idleS, s.load, s.stopErr)
 			samples[i] = append(samples[i], s)
 		}
 	}
@@ -112,7 +113,9 @@ func restartOnce(ctx context.Context, bin, dir string, qs []string, idle bool, t
 		s.idleS = time.Since(start).Seconds()
 	}
 	if st := d.Stop(); st != nil && !st.Success() {
-		return s, fmt.Errorf("ragd stopped badly (%v): %s", st, d.Tail())
+		// Killed after Stop's 10 s (a slow shutdown on a loaded machine):
+		// the restart was measured all the same.
+		s.stopErr = st.String()
 	}
 	return s, nil
 }
