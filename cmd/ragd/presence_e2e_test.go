@@ -130,6 +130,9 @@ func TestUnmountedVaultKeepsItsIndex(t *testing.T) {
 	dr.mount()
 	e.write("Again.md", "# Again\n\nThe petrel came by.\n")
 	d.waitFound(t, "petrel", "Again.md")
+	// The note is found once the pass after the root's return has written
+	// it; the vault is online once that pass has ended.
+	waitFor(t, d, func() bool { return d.vault(t).Online }, "the vault to be online after the pass")
 	d.wantDocs(t, 5)
 	d.Stop(t)
 }
