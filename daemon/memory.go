@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -99,6 +100,10 @@ func limitStartupMemory() (restore func()) {
 // TrimMapped). Called after the start-up pass and after a large embedding
 // backlog, never per saved note.
 func (d *Daemon) settleMemory() {
+	// Two collections: the first moves what sync.Pools hold (the pass's
+	// note and segment builders) to their victim caches, the second frees
+	// it, and only then are its pages free to be returned.
+	runtime.GC()
 	debug.FreeOSMemory()
 	n, err := d.store.TrimMapped()
 	if err != nil {

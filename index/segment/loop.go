@@ -24,6 +24,13 @@ func (s *Set) loop() {
 			s.mu.Lock()
 			s.failed = err
 			s.mu.Unlock()
+			if err == nil {
+				// The merges the flush made due, before the caller hears of
+				// it: a caller that hands memory back to the system after
+				// Flush (the daemon after its start-up pass) would otherwise
+				// see a merge allocate it again at once.
+				s.maintain()
+			}
 			done <- err
 		case <-s.wake:
 		case <-t.C:

@@ -335,8 +335,10 @@ func (v *View) delete(ids []uint64) {
 }
 
 // Flush writes the in-memory segments to disk now (on the background
-// loop) and returns when they are durable: after a large pass, so the heap
-// holds no index and a restart replays nothing.
+// loop) and returns when they are durable and the merges that made due
+// are done: after a large pass, so the heap holds no index, a restart
+// replays nothing, and no merge allocates right after the caller has
+// handed memory back to the system.
 func (s *Set) Flush(ctx context.Context) error {
 	s.bmu.Lock()
 	s.finishPending()

@@ -332,3 +332,33 @@ func TestSetBulkRamp(t *testing.T) {
 		t.Fatalf("%d notes searchable after EndBulk, want %d", got, len(notes))
 	}
 }
+
+// TestFlushReturnsAfterTheMergesItMadeDue: Flush answers once the merges
+// its flush made due are done, so that memory the caller hands back to the
+// system after it (the daemon after its start-up pass) is not taken again
+// at once by a merge. The second flush leaves two small segment files, a
+// tier of MergeFactor 2: they are one when Flush returns.
+func TestFlushReturnsAfterTheMergesItMadeDue(t *testing.T) {
+	notes := randomNotes(7, 80)
+	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 1 << 30, MergeFactor: 2, FlushAfter: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, seq := 0, uint64(1); i < len(notes); i, seq = i+40, seq+1 {
+		s.Apply(seq, nil, notes[i:i+40])
+		if err := s.Flush(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if in := s.Info(); in.Segments != 1 || in.Memory != 0 {
+		t.Fatalf("after the second Flush: %d segment files and %d in memory, want 1 and 0 (the tier merged)", in.Segments, in.Memory)
+	}
+	v := s.View()
+	defer v.Release()
+	for _, n := range notes {
+		if _, ok := v.Find(n.ID); !ok {
+			t.Fatalf("note %d not in the merged segment", n.ID)
+		}
+	}
+}
