@@ -109,8 +109,9 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 		e.stop()
 		return smp, ctx.Err()
 	}
-	smp.IdleMB = kbToMB(procKB(e.pid(), "VmRSS"))
-	smp.IdleTreeMB = kbToMB(treeRSSKB(e.pid()))
+	own := procKB(e.pid(), "VmRSS")
+	smp.IdleMB = kbToMB(own)
+	smp.IdleTreeMB = kbToMB(own + childrenRSSKB(e.pid()))
 	smp.DiskMB = float64(diskBytes(e.indexDir())) / 1e6
 
 	// Queries: a few to warm up, then all of them timed.

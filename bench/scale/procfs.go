@@ -92,10 +92,11 @@ func descendants(pid int) []int {
 	return out
 }
 
-// treeRSSKB returns the resident set of pid and its descendants (plugin
-// processes, for ragd).
-func treeRSSKB(pid int) int64 {
-	total := procKB(pid, "VmRSS")
+// childrenRSSKB returns the resident set of pid's descendants (plugin
+// processes, for ragd), in kB. Callers add it to the one reading of pid's own
+// VmRSS they report, so the tree is never smaller than the process alone.
+func childrenRSSKB(pid int) int64 {
+	var total int64
 	for _, c := range descendants(pid) {
 		total += procKB(c, "VmRSS")
 	}
