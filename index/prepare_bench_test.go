@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"cmp"
 	"os"
 	"path"
 	"strings"
@@ -13,11 +14,11 @@ import (
 )
 
 // BenchmarkPrepareObsidianHub is what the workers of a cold index do per
-// note of obsidian-hub (../shared/vaults/obsidian-hub; skipped without
-// it), without the store: chunk, analyse, build the note's records and
-// encode them. One iteration prepares every note once.
+// note of obsidian-hub (../shared/vaults/obsidian-hub, or RAGD_BENCH_VAULT;
+// skipped without it), without the store: chunk, analyse, build the note's
+// records and encode them. One iteration prepares every note once.
 func BenchmarkPrepareObsidianHub(b *testing.B) {
-	files := indextest.SharedVault(b, "../../shared/vaults/obsidian-hub")
+	files := indextest.SharedVault(b, cmp.Or(os.Getenv("RAGD_BENCH_VAULT"), "../../shared/vaults/obsidian-hub"))
 	srcs := make([][]byte, len(files))
 	var n int64
 	for i, f := range files {

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"bytes"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -11,8 +12,10 @@ import (
 // nothing, or a block sequence of plain scalars below it ("- item"). It
 // gives what yaml.v3 gives (TestSimpleFrontmatterMatchesYAML compares
 // them), and ok false for anything else — quotes, flow collections,
-// comments, numbers, dates, special words other than true and false,
-// tabs, blank lines — which parseFrontmatter then hands to yaml.v3.
+// comments, numbers, times, special words other than true and false,
+// tabs, blank lines — which parseFrontmatter then hands to yaml.v3. A
+// plain date (2024-01-31: `created:` in many notes' frontmatter) is
+// decoded as yaml.v3 decodes it, into a time.Time.
 func simpleFrontmatter(y []byte) (meta map[string]any, props []Property, ok bool) {
 	meta = make(map[string]any, 8)
 	key := ""       // the key whose value may be a sequence below it
@@ -100,15 +103,19 @@ func simpleFrontmatter(y []byte) (meta map[string]any, props []Property, ok bool
 }
 
 // plainScalar returns the value yaml.v3 decodes a plain scalar v into —
-// v itself, or true or false — when v is sure to be a string or one of
-// those words: it starts with a letter, holds only letters, digits, marks
-// and a few safe punctuation characters, and is not another special word.
+// v itself, true or false, or a date's time.Time — when v is sure to be a
+// string, one of those words or a date: a string starts with a letter,
+// holds only letters, digits, marks and a few safe punctuation characters,
+// and is not another special word.
 func plainScalar(v []byte) (any, bool) {
 	switch string(v) {
 	case "true":
 		return true, true
 	case "false":
 		return false, true
+	}
+	if len(v) > 0 && isDigit(v[0]) {
+		return plainDate(v)
 	}
 	if specialWord(v) {
 		return nil, false
@@ -147,4 +154,33 @@ func specialWord(w []byte) bool {
 		return true
 	}
 	return false
+}
+
+// plainDate returns the time.Time yaml.v3 decodes a plain date into
+// (YYYY-M-D, month and day of one or two digits: its resolver's last
+// timestamp format, the only one without a time), or ok false for
+// anything else, including an impossible date (yaml.v3 keeps that as a
+// string).
+func plainDate(v []byte) (any, bool) {
+	if len(v) < 8 || len(v) > 10 || v[4] != '-' {
+		return nil, false
+	}
+	dashes := 0
+	for i, c := range v {
+		switch {
+		case isDigit(c):
+		case c == '-' && i >= 4:
+			dashes++
+		default:
+			return nil, false
+		}
+	}
+	if dashes != 2 {
+		return nil, false
+	}
+	t, err := time.Parse("2006-1-2", string(v))
+	if err != nil {
+		return nil, false
+	}
+	return t, true
 }

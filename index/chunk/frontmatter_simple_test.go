@@ -36,7 +36,10 @@ var frontmatterLines = []string{
 	"k: >", "k: &anchor x", "k: *alias", "k: !tag x", "k: 'single'", "k: \"double\"", "k: a: b",
 	"Key_2-x: value", "_k: v", "2k: v", "k: é café", "k: 日本語", "k: a\u0301", "k: a\u00a0b", "k: a\u2028b",
 	"k: café-crème, 2 & more/less + (x)", "", "   ", "---", "...", "# comment", "k: v\r", "k: -v", "k: v-",
-	"cssclass: wide", "title: Title", "title: Title",
+	"cssclass: wide", "title: Title", "title: Title", "created: 2019-07-14", "- 2024-1-5", "d: 2024-13-01",
+	"d: 2024-02-30", "d: 2024-02-29", "d: 2023-02-29", "d: 2024-01-01T10:00:00Z", "d: 2024-01-01 10:00", "d: 2024-1-1x",
+	"d: 12024-01-01", "d: 2024-001-01", "d: 2024-01", "d: 2024--1-1", "d: 0000-01-01", "title: 2024-01-01",
+	"aliases: 2024-05-06", "tags: 2024-05-06",
 }
 
 func genFrontmatter(r *rand.Rand) []byte {
