@@ -56,27 +56,63 @@ type Token struct {
 type Analyzer struct {
 	words [numLangs]memo // raw token (ASCII lower-cased) → term, "" if dropped
 	grams memo           // normalised CJK gram → the same string, interned
+	hot   sync.Pool      // *hotCache: the memos' most recent entries, one per P in use
 }
 
 // memo is a bounded, concurrency-safe map.
 type memo struct {
 	mu sync.RWMutex
-	m  map[string]string
+	m  map[string]memoEntry
 }
 
-func (m *memo) get(key []byte) (string, bool) {
+// memoEntry is a memo's value: the term, and the key as stored, which a
+// hotCache keeps without copying it.
+type memoEntry struct{ raw, term string }
+
+func (m *memo) get(key []byte) (memoEntry, bool) {
 	m.mu.RLock()
-	s, ok := m.m[string(key)]
+	e, ok := m.m[string(key)]
 	m.mu.RUnlock()
-	return s, ok
+	return e, ok
 }
 
 func (m *memo) put(key, val string) {
 	m.mu.Lock()
 	if len(m.m) < maxCached {
-		m.m[key] = val
+		m.m[key] = memoEntry{key, val}
 	}
 	m.mu.Unlock()
+}
+
+// hotCache is a small direct-mapped cache in front of the memos. A
+// vault's memo holds every word it has seen (hundreds of thousands at the
+// scale benchmark's 10×), and a lookup in a map that size misses the CPU's
+// caches: it was a tenth of a cold index's CPU. Word frequencies are
+// skewed, so a few thousand slots answer most tokens. Each Analyze call
+// takes one from a pool, so goroutines
+// never share one; an entry holds the memo's own strings, and the same
+// raw token in the same language always has the same term.
+type hotCache struct {
+	slot [hotSlots]hotSlot
+}
+
+type hotSlot struct {
+	raw, term string
+	kind      uint8 // the language + 1 of a word, gramKind for a gram; 0 = empty
+}
+
+const (
+	hotSlots = 1 << 12
+	gramKind = uint8(numLangs) + 1
+)
+
+// hotIndex hashes a token and its kind (FNV-1a) to a slot.
+func hotIndex(kind uint8, tok []byte) uint32 {
+	h := uint32(2166136261) ^ uint32(kind)
+	for _, c := range tok {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return (h ^ h>>15) & (hotSlots - 1)
 }
 
 // New returns an Analyzer with empty memos.
@@ -87,9 +123,10 @@ func New() *Analyzer {
 		if Lang(l) == English {
 			n = 1 << 14
 		}
-		a.words[l].m = make(map[string]string, n)
+		a.words[l].m = make(map[string]memoEntry, n)
 	}
-	a.grams.m = make(map[string]string, 64)
+	a.grams.m = make(map[string]memoEntry, 64)
+	a.hot.New = func() any { return new(hotCache) }
 	return a
 }
 
@@ -99,6 +136,8 @@ func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
 	if lang >= numLangs {
 		lang = English
 	}
+	hc := a.hot.Get().(*hotCache)
+	defer a.hot.Put(hc)
 	sc := newScanner(text)
 	for pos := 0; ; pos++ {
 		k, tok, start, end, ok := sc.next()
@@ -108,14 +147,30 @@ func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
 		var term string
 		switch k {
 		case pieceWord:
-			term = a.word(lang, tok)
+			term = a.cached(hc, uint8(lang)+1, tok)
 		case pieceGram:
-			term = a.gram(tok)
+			term = a.cached(hc, gramKind, tok)
 		}
 		if term != "" {
 			fn(Token{Term: term, Pos: pos, Start: start, End: end})
 		}
 	}
+}
+
+// cached returns the term of a token of kind through hc.
+func (a *Analyzer) cached(hc *hotCache, kind uint8, tok []byte) string {
+	sl := &hc.slot[hotIndex(kind, tok)]
+	if sl.kind == kind && sl.raw == string(tok) {
+		return sl.term
+	}
+	var e memoEntry
+	if kind == gramKind {
+		e = a.gram(tok)
+	} else {
+		e = a.word(Lang(kind-1), tok)
+	}
+	*sl = hotSlot{raw: e.raw, term: e.term, kind: kind}
+	return e.term
 }
 
 // Terms calls fn for every term of text analysed as English, in order,
@@ -130,26 +185,27 @@ func (a *Analyzer) AppendTerms(dst []string, text string) []string {
 	return dst
 }
 
-// word returns the term of a word token in language l ("" for a stop word).
-func (a *Analyzer) word(l Lang, tok []byte) string {
+// word returns the memo entry of a word token in language l (its term ""
+// for a stop word).
+func (a *Analyzer) word(l Lang, tok []byte) memoEntry {
 	m := &a.words[l]
-	if s, ok := m.get(tok); ok {
-		return s
+	if e, ok := m.get(tok); ok {
+		return e
 	}
 	key := string(tok)
 	s := analyzeWord(l, key)
 	m.put(key, s)
-	return s
+	return memoEntry{key, s}
 }
 
 // gram interns a normalised CJK gram.
-func (a *Analyzer) gram(g []byte) string {
-	if s, ok := a.grams.get(g); ok {
-		return s
+func (a *Analyzer) gram(g []byte) memoEntry {
+	if e, ok := a.grams.get(g); ok {
+		return e
 	}
 	s := string(g)
 	a.grams.put(s, s)
-	return s
+	return memoEntry{s, s}
 }
 
 // analyzeWord computes the term of a raw word token: normalised, checked

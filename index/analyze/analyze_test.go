@@ -316,3 +316,35 @@ func FuzzAnalyze(f *testing.F) {
 		Detect(s)
 	})
 }
+
+// TestHotCacheGivesTheMemosTerms analyses many more distinct words than the
+// hot cache has slots, in every language and mixed with CJK grams, so
+// slots are taken over again and again, and checks every term against the
+// uncached analysis: a slot answers only for its own token and kind.
+func TestHotCacheGivesTheMemosTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	letters := []string{"a", "e", "s", "t", "ing", "ed", "é", "ö", "ж", "ø"}
+	a := New()
+	for range 200 {
+		var words []string
+		for range 500 {
+			var w strings.Builder
+			for range 1 + r.IntN(4) {
+				w.WriteString(letters[r.IntN(len(letters))])
+			}
+			words = append(words, w.String())
+		}
+		text := strings.Join(words, " ") + " 日本語の文章"
+		lang := Lang(r.IntN(int(numLangs)))
+		var want []string
+		for _, w := range words {
+			if term := analyzeWord(lang, w); term != "" {
+				want = append(want, term)
+			}
+		}
+		want = append(want, "日本", "本語", "語の", "の文", "文章")
+		if got := terms(a, text, lang); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Analyze(%q, %v) = %q, want %q", text, lang, got, want)
+		}
+	}
+}

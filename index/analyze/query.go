@@ -32,13 +32,13 @@ func (a *Analyzer) Query(text string, langs ...Lang) []QueryTerm {
 		var vs []string
 		switch k {
 		case pieceGram:
-			vs = []string{a.gram(tok)}
+			vs = []string{a.gram(tok).term}
 		case pieceWord:
 			for _, l := range langs {
 				if l >= numLangs {
 					l = English
 				}
-				if t := a.word(l, tok); t != "" && !contains(vs, t) {
+				if t := a.word(l, tok).term; t != "" && !contains(vs, t) {
 					vs = append(vs, t)
 				}
 			}
