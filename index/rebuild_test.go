@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -135,5 +136,58 @@ func TestLostSegmentsAreRebuilt(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestOldFormatSegmentsAreRebuilt: segments of an older format version
+// (version 1 had no block bounds) fail to open, and the store rebuilds them
+// from its records in the current format.
+func TestOldFormatSegmentsAreRebuilt(t *testing.T) {
+	const n = 30
+	vault, data := t.TempDir(), t.TempDir()
+	s := indextest.Open(t, data)
+	indextest.SyncMap(t, s, vault, rebuildVault(n))
+	if err := s.Close(); err != nil { // flushes the segments to files
+		t.Fatal(err)
+	}
+	segs := filepath.Join(data, "segments")
+	version := func(want uint32, set bool) int {
+		t.Helper()
+		es, err := os.ReadDir(segs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := 0
+		for _, e := range es {
+			name := filepath.Join(segs, e.Name())
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Name() == "MANIFEST" || len(b) < 12 || string(b[:7]) != "RAGDSEG" {
+				continue
+			}
+			files++
+			if set {
+				binary.LittleEndian.PutUint32(b[8:], want)
+				if err := os.WriteFile(name, b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			} else if v := binary.LittleEndian.Uint32(b[8:]); v != want {
+				t.Errorf("segment %s is of version %d, want %d", e.Name(), v, want)
+			}
+		}
+		return files
+	}
+	if version(1, true) == 0 {
+		t.Fatal("no segment file was written")
+	}
+	s = indextest.Open(t, data)
+	everyNoteFound(t, s, n, "after the segments were found to be of version 1")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if version(2, false) == 0 {
+		t.Fatal("no segment file after the rebuild")
 	}
 }

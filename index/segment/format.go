@@ -33,12 +33,14 @@ import (
 //	forward     per note: its terms (dictionary numbers, delta-coded) with
 //	            the note's share of each term's df, so the df of a deleted
 //	            note's terms can be taken back without reading Badger
+//	blocks      per term with more than blockSize chunk postings: its
+//	            blocks' rows and impacts (blocks.go)
 //
 // Chunks are stored note by note in note order, so a note's chunks are a
 // contiguous range and its chunk ordinals follow.
 const (
 	magic        = "RAGDSEG\x01"
-	version      = 1
+	version      = 2 // 2: block bounds; a version-1 segment fails Open and is rebuilt
 	headerSize   = 512
 	noteRowSize  = 48
 	idRowSize    = 12
@@ -62,6 +64,7 @@ const (
 	secKeyOffs
 	secKeyData
 	secForward
+	secBlocks
 	numSections
 )
 

@@ -18,6 +18,13 @@ type postIter struct {
 	posSkip    uint64
 	// noPos: positions are never read, so never skipped either.
 	noPos bool
+	// The term's blocks (blocks.go): bi is the first whose postings are
+	// not all decoded; start and posStart are where the term's postings
+	// and positions begin.
+	blk             blockTable
+	bi              int
+	nPost           uint64
+	start, posStart []byte
 }
 
 func (s *Segment) postings(e termEntry) postIter {
@@ -25,7 +32,8 @@ func (s *Segment) postings(e termEntry) postIter {
 	if e.postOff > uint64(len(p)) || e.posOf > uint64(len(q)) {
 		return postIter{}
 	}
-	return postIter{d: decoder{b: p[e.postOff:]}, pos: decoder{b: q[e.posOf:]}, left: e.nPost}
+	return postIter{d: decoder{b: p[e.postOff:]}, pos: decoder{b: q[e.posOf:]}, left: e.nPost,
+		blk: s.blocks(e), nPost: e.nPost, start: p[e.postOff:], posStart: q[e.posOf:]}
 }
 
 // next advances to the next posting; false at the end (or on corruption).

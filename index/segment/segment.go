@@ -259,6 +259,7 @@ type termEntry struct {
 	ord                   uint32 // dictionary number
 	df                    uint64
 	nPost, postOff, posOf uint64
+	nBlk, blkOff          uint64 // block bounds (blocks.go); none when nBlk is 0
 	nNote, noteOff        uint64
 	nAnchor, anchorOff    uint64
 }
@@ -298,6 +299,9 @@ func (d *decoder) entry() termEntry {
 	e.df = d.uvarint()
 	if e.nPost = d.uvarint(); e.nPost > 0 {
 		e.postOff, e.posOf = d.uvarint(), d.uvarint()
+		if e.nPost > blockSize {
+			e.nBlk, e.blkOff = d.uvarint(), d.uvarint()
+		}
 	}
 	if e.nNote = d.uvarint(); e.nNote > 0 {
 		e.noteOff = d.uvarint()

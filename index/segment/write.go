@@ -23,6 +23,7 @@ type writer struct {
 	hashes   []hashRow
 	keys     map[string]uint32
 	fwd      [][]fwdEntry // by note: (term, df share), in term order
+	noteBody []uint32     // by note: its chunks' body lengths summed (blocks.go)
 
 	// the term being written
 	termStart  [4]int // offsets in postings, positions, notePosts, anchorPosts
@@ -212,6 +213,11 @@ func (w *writer) endTerm(text string, df uint64) {
 	if w.nPost > 0 {
 		*d = binary.AppendUvarint(*d, uint64(w.termStart[0]))
 		*d = binary.AppendUvarint(*d, uint64(w.termStart[1]))
+		if w.nPost > blockSize {
+			nBlk, off := w.writeBlocks()
+			*d = binary.AppendUvarint(*d, uint64(nBlk))
+			*d = binary.AppendUvarint(*d, uint64(off))
+		}
 	}
 	*d = binary.AppendUvarint(*d, uint64(w.nNote))
 	if w.nNote > 0 {
