@@ -1,8 +1,7 @@
 package segment
 
-// Pruned returns q set to be scored note by note with MaxScore pruning (the
-// benchmarks compare it with the default, word by word).
-func Pruned(q Query) Query {
-	q.prune = true
-	return q
+// SearchWordByWord is Search with the word-by-word scorer the streaming
+// one replaced (taat_test.go): the benchmarks and tests compare the two.
+func (v *View) SearchWordByWord(q Query, p Params) []NoteHit {
+	return v.search(q, p, (*searcher).scoreSegmentTAAT)
 }

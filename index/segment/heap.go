@@ -1,9 +1,20 @@
 package segment
 
-// hitHeap is a min-heap of note hits on score; ties are broken by id, so
+// cand is a note in the heap of the best: what a NoteHit is made of, with
+// no pointer (the heap moves candidates about without write barriers).
+type cand struct {
+	Score     float64
+	ID        uint64
+	ref       Ref
+	best      uint32  // the best chunk
+	bestScore float32 // its score
+	matched   int32
+}
+
+// hitHeap is a min-heap of candidates on score; ties are broken by id, so
 // results do not depend on segment layout. Its operations are its own
-// (container/heap would box every hit it moves).
-type hitHeap []NoteHit
+// (container/heap would box every candidate it moves).
+type hitHeap []cand
 
 func (h hitHeap) Len() int { return len(h) }
 
@@ -45,19 +56,19 @@ func (h hitHeap) down(i int) {
 }
 
 // push adds x.
-func (h *hitHeap) push(x NoteHit) {
+func (h *hitHeap) push(x cand) {
 	*h = append(*h, x)
 	h.up(len(*h) - 1)
 }
 
 // replaceMin puts x in place of the weakest hit.
-func (h hitHeap) replaceMin(x NoteHit) {
+func (h hitHeap) replaceMin(x cand) {
 	h[0] = x
 	h.down(0)
 }
 
 // pop removes and returns the weakest hit.
-func (h *hitHeap) pop() NoteHit {
+func (h *hitHeap) pop() cand {
 	old := *h
 	n := len(old) - 1
 	old[0], old[n] = old[n], old[0]

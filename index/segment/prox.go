@@ -50,9 +50,15 @@ func (s *searcher) proximity(hits []NoteHit, phrase bool) []NoteHit {
 		seg := s.v.segs[k].seg
 		for g := range s.groups {
 			for _, e := range s.ents[k][g] {
+				// Blocks wholly before the next candidate are jumped
+				// over unread.
 				it := seg.postings(e)
 				j := 0
-				for j < len(cs) && it.next() {
+				for j < len(cs) {
+					it.jumpTo(cs[j].chunk)
+					if !it.next() {
+						break
+					}
 					for j < len(cs) && cs[j].chunk < it.chunk {
 						j++
 					}

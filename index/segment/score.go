@@ -1,5 +1,7 @@
 package segment
 
+import "sync"
+
 // noteScore is note n's score with chunk best as its passage: the
 // chunk's score (chunkScore, proximity bonus included) plus NoteBM25 times
 // the whole note's BM25F.
@@ -16,9 +18,11 @@ func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
 	p := s.p
 	G := len(s.groups)
 	l := seg.noteLen(n, p)
-	st := s.v.stats
-	avg := (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
-	bn := 1 - p.B + p.B*l/avg
+	if s.avgL == 0 {
+		st := s.v.stats
+		s.avgL = (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
+	}
+	bn := 1 - p.B + p.B*l/s.avgL
 	rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
 	score := 0.0
 	for g := range G {
@@ -74,3 +78,43 @@ func (s *searcher) maxOf(mask uint32) float64 {
 
 // max is the score of a chunk matching every query word at saturation.
 func (s *searcher) max() float64 { return s.maxOf(^uint32(0)) }
+
+// noteLens are the notes' weighted lengths (every chunk's heading and body,
+// the title once) for one set of field weights, computed at the first
+// search that needs them and kept with the segment.
+type noteLens struct {
+	mu                   sync.Mutex
+	body, heading, title float64
+	l                    []float64
+}
+
+// noteLen returns note n's weighted length for p's field weights: the sum
+// wholeNote would compute, in the same order.
+func (s *Segment) noteLen(n uint32, p Params) float64 {
+	nl := &s.lens
+	nl.mu.Lock()
+	if nl.l == nil || nl.body != p.Body || nl.heading != p.Heading || nl.title != p.Title {
+		l := make([]float64, s.notes)
+		for i := range l {
+			l[i] = s.sumLen(uint32(i), p)
+		}
+		nl.l, nl.body, nl.heading, nl.title = l, p.Body, p.Heading, p.Title
+	}
+	l := nl.l
+	nl.mu.Unlock()
+	return l[n]
+}
+
+// sumLen adds up note n's weighted length.
+func (s *Segment) sumLen(n uint32, p Params) float64 {
+	first, cnt := s.NoteChunks(n)
+	l := 0.0
+	for c := first; c < first+cnt; c++ {
+		r := s.chunkRow(c)
+		l += p.Heading*float64(le.Uint16(r[crHead:])) + p.Body*float64(le.Uint16(r[crBody:]))
+	}
+	if cnt > 0 {
+		l += p.Title * float64(le.Uint16(s.chunkRow(first)[crTitle:]))
+	}
+	return l
+}

@@ -13,12 +13,15 @@ type scratch struct {
 	nmask   []uint32  // by slot: words matched in note fields
 	agg     []int32   // by note: 1 + index into aggs
 	aggs    []noteAgg
-	xi      []int32   // by chunk: 1 + index of its row in xr
-	rt      []float32 // rows of groups, by agg: Σ over the note's chunks of xr
-	xr      []float32 // rows of groups: a chunk's own weighted field frequencies
-	floor   []float64 // the best notes' lower bounds (taat.go)
-	arow    []int32   // by note: 1 + its row of anchor weights, 0 none (anchors.go)
-	anotes  []uint32  // notes with arow set
+	rt      []float32 // rows of groups, by agg: Σ over the note's chunk's weighted field frequencies
+	// The word-by-word scorer of the tests (taat_test.go): by chunk,
+	// 1 + index of its row in xr, and rows of groups, a chunk's own
+	// weighted field frequencies.
+	xi     []int32
+	xr     []float32
+	arow   []int32  // by note: 1 + its row of anchor weights, 0 none (anchors.go)
+	anotes []uint32 // notes with arow set
+	loose  []uint64 // by note, a bitset: the notes with a slot
 }
 
 type noteAgg struct {
@@ -46,18 +49,22 @@ func getScratch(chunks, notes uint32) *scratch {
 	if uint32(len(sc.arow)) < notes {
 		sc.arow = make([]int32, notes+notes/4)
 	}
-	if uint32(len(sc.xi)) < chunks {
-		sc.xi = make([]int32, chunks+chunks/4)
+	if w := int(notes+63) / 64; len(sc.loose) < w {
+		sc.loose = make([]uint64, w+w/4)
 	}
 	return sc
 }
 
 func (sc *scratch) release() {
 	for _, c := range sc.touched {
-		sc.acc[c], sc.mask[c], sc.xi[c] = 0, 0, 0
+		sc.acc[c], sc.mask[c] = 0, 0
+	}
+	if sc.xi != nil {
+		clear(sc.xi)
 	}
 	for _, n := range sc.notes {
 		sc.slot[n] = 0
+		sc.loose[n>>6] = 0
 	}
 	for _, a := range sc.aggs {
 		sc.agg[a.note] = 0

@@ -34,20 +34,6 @@ type Query struct {
 	// search given the same ResolveGen: segments keep its answers
 	// (anchors.go).
 	ResolveGen uint64
-
-	// exhaustive scores every note holding a query word (no pruning);
-	// stats, when set, counts the search's work. Both are for tests.
-	exhaustive bool
-	stats      *searchStats
-	// prune scores note by note with MaxScore pruning (scoreSegment)
-	// instead of word by word over every posting (scoreSegmentTAAT, the
-	// default: measured faster); the results are the same.
-	prune bool
-}
-
-// searchStats counts a search's work.
-type searchStats struct {
-	scored int // notes whose best chunk was scored
 }
 
 // NoteHit is a note found by a search, with its best chunk.
@@ -81,6 +67,7 @@ type searcher struct {
 	idf    []float64
 	avgW   float64             // mean weighted length of a chunk (body, heading, title)
 	avgN   [NoteFields]float64 // mean length of the note fields
+	avgL   float64             // mean weighted length of a note (score.go; 0 until needed)
 	ents   [][][]termEntry     // by segment, group, variant
 	sc     []*scratch          // by segment
 
@@ -89,15 +76,11 @@ type searcher struct {
 	anchorW  []float32
 	anchorAt [][]anchorHit
 
-	// Dynamic pruning (prune.go).
-	maxScore   float64   // a chunk matching every word at saturation
-	ub         []float64 // by word: the most it can add to a note's score
-	ubT        []float64 // by word: the same in the segment, where it is only in chunks
-	byUB       []int     // words by ubT, ascending
-	exhaustive bool      // score every note (tests compare with pruning)
-	cur        []cursor  // by word, reused from segment to segment
-	post       []chunkPost
-	touched    []uint32
+	maxScore float64 // a chunk matching every word at saturation
+
+	// The streaming scorer's iterators (by word) and a note's sums.
+	its  []multiIter
+	rsum []float32
 }
 
 func sat(x, k1 float64) float64 { return x * (k1 + 1) / (k1 + x) }
@@ -114,10 +97,19 @@ func (s *searcher) scratch(k int) *scratch {
 
 // Search ranks the view's notes for q and returns the best q.K, best first.
 func (v *View) Search(q Query, p Params) []NoteHit {
+	return v.search(q, p, (*searcher).scoreSegmentStream)
+}
+
+// segmentScorer scores segment k's notes into h, keeping at most depth.
+type segmentScorer func(s *searcher, k, depth int, h *hitHeap)
+
+// search is Search with the scorer of each segment's notes (tests compare
+// scorers).
+func (v *View) search(q Query, p Params, score segmentScorer) []NoteHit {
 	if q.K <= 0 || v.stats.Chunks <= 0 || len(q.Groups) == 0 {
 		return nil
 	}
-	s := &searcher{v: v, p: p, q: q, groups: q.Groups, exhaustive: q.exhaustive}
+	s := &searcher{v: v, p: p, q: q, groups: q.Groups}
 	if len(s.groups) > maxGroups {
 		s.groups = s.groups[:maxGroups]
 	}
@@ -149,20 +141,15 @@ func (v *View) Search(q Query, p Params) []NoteHit {
 		depth = max(depth, 1000)
 	}
 	h := make(hitHeap, 0, depth)
-	noteByNote := q.prune || q.exhaustive
-	if noteByNote {
-		s.bounds() // only the note-by-note search reads them
-	}
 	for k := range v.segs {
-		if noteByNote {
-			s.scoreSegment(k, depth, &h)
-		} else {
-			s.scoreSegmentTAAT(k, depth, &h)
-		}
+		score(s, k, depth, &h)
 	}
 	hits := make([]NoteHit, h.Len())
 	for i := len(hits) - 1; i >= 0; i-- {
-		hits[i] = h.pop()
+		c := h.pop()
+		seg := v.segs[c.ref.seg].seg
+		hits[i] = NoteHit{ID: c.ID, Score: c.Score, Max: s.maxScore, Best: s.chunkHit(seg, c.best, float64(c.bestScore)),
+			Matched: int(c.matched), Ref: c.ref}
 	}
 	if prox || phrase {
 		hits = s.proximity(hits, phrase)

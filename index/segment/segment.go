@@ -29,8 +29,7 @@ type Segment struct {
 	size     int64
 	release  func() error // unmaps a mapped segment
 	refs     atomic.Int32
-	bounds   boundCache   // chunk bounds of the terms searched (bound.go)
-	lens     noteLens     // the notes' weighted lengths (bound.go)
+	lens     noteLens     // the notes' weighted lengths (score.go)
 	resolved resolvedKeys // anchor target keys resolved (anchors.go)
 }
 

@@ -2,15 +2,20 @@ package segment
 
 import "math/bits"
 
-// scoreSegmentTAAT scores segment k's notes word by word (term at a time,
-// every posting of every word: no pruning) and pushes the best into h (at
-// most depth notes kept). It gives exactly what scoreSegment gives.
+// scoreSegmentTAAT scores segment k's notes word by word (term at a time:
+// each word's postings in one pass, evidence gathered per chunk, then per
+// note) and pushes the best into h (at most depth notes kept). It is the
+// scorer the streaming one (stream.go) replaced, kept as the tests' second
+// opinion: an independent way to the same scores.
 func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 	ss := s.v.segs[k]
 	seg := ss.seg
 	p := s.p
 	G := len(s.groups)
 	sc := s.scratch(k)
+	if len(sc.xi) < len(sc.acc) {
+		sc.xi = make([]int32, len(sc.acc))
+	}
 
 	// Note fields.
 	for g := range s.groups {
@@ -158,8 +163,7 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 		if sl := sc.slot[a.note]; sl != 0 {
 			mask |= sc.nmask[sl-1]
 		}
-		hit := NoteHit{ID: id, Score: score, Max: s.maxScore, Best: s.chunkHit(seg, a.best, float64(a.bestScore)),
-			Matched: bits.OnesCount32(mask), Ref: Ref{k, a.note}}
+		hit := cand{Score: score, ID: id, ref: Ref{k, a.note}, best: a.best, bestScore: a.bestScore, matched: int32(bits.OnesCount32(mask))}
 		if h.Len() == depth {
 			h.replaceMin(hit) // it beats the weakest, which leaves
 		} else {
@@ -179,7 +183,7 @@ func (s *searcher) floor(sc *scratch, h *hitHeap, depth int) float64 {
 	if s.q.Filter != nil || s.p.NoteBM25 < 0 || h.Len()+len(sc.aggs) <= depth {
 		return 0
 	}
-	top := sc.floor[:0] // a min-heap of the depth best
+	var top []float64 // a min-heap of the depth best
 	add := func(x float64) {
 		if x <= 0 {
 			return
@@ -221,7 +225,6 @@ func (s *searcher) floor(sc *scratch, h *hitHeap, depth int) float64 {
 	for _, a := range sc.aggs {
 		add(float64(a.bestScore))
 	}
-	sc.floor = top
 	if len(top) < depth {
 		return 0
 	}

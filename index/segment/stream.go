@@ -1,0 +1,283 @@
+package segment
+
+import (
+	"math"
+	"math/bits"
+)
+
+// none is past every note and chunk.
+const none = math.MaxUint32
+
+// scoreSegmentStream scores segment k's notes in one pass over the query
+// words' chunk postings, merged in chunk order, and pushes the best into h
+// (at most depth notes kept). A note's chunks are contiguous, so the pass
+// meets each note once: it scores the note's matching chunks as it reads
+// them, keeps the best, sums each word's weighted frequencies over the
+// note, and decides the note when it moves past it. Nothing is gathered
+// for a second pass, and every write to the per-chunk scratch (kept for
+// passages and proximity) is in chunk order.
+//
+// The scores are those of the word-by-word sums this replaced: a chunk's
+// evidence is added word by word in query order, its note fields' share
+// once. Only the order in which a note's chunks are summed for its whole
+// note follows the chunks now, which can move a score by a float32
+// rounding.
+func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
+	ss := s.v.segs[k]
+	seg := ss.seg
+	G := len(s.groups)
+	sc := s.scratch(k)
+	s.looseFields(k, sc)
+
+	// Notes with evidence in their note fields or anchor text are met in
+	// note order (a bitset by note): those without a matching chunk are
+	// decided between the others.
+	lb := sc.loose[:(seg.notes+63)/64]
+	lw, lcur := -1, uint64(0)
+
+	if cap(s.its) < G {
+		s.its = make([]multiIter, G)
+	}
+	its := s.its[:G]
+	live := uint32(0)
+	for g := range G {
+		if s.idf[g] == 0 {
+			continue
+		}
+		its[g].init(seg, s.ents[k][g])
+		if its[g].next() && its[g].chunk < seg.chunks {
+			live |= 1 << g
+		}
+	}
+	if cap(s.rsum) < G {
+		s.rsum = make([]float32, G)
+	}
+	rsum := s.rsum[:G]
+	next := func() uint32 {
+		c := uint32(none)
+		for m := live; m != 0; m &= m - 1 {
+			c = min(c, its[bits.TrailingZeros32(m)].chunk)
+		}
+		return c
+	}
+	step := func(g int) {
+		if !its[g].next() || its[g].chunk >= seg.chunks {
+			live &^= 1 << g
+		}
+	}
+
+	p := s.p
+	k1 := p.K1
+	for {
+		c := next()
+		n := uint32(none)
+		if c != none {
+			n = seg.chunkNote(c)
+		}
+		for {
+			if lcur == 0 {
+				if lw+1 >= len(lb) || uint32(lw+1)*64 > n {
+					break
+				}
+				lw++
+				lcur = lb[lw]
+				continue
+			}
+			ln := uint32(lw)*64 + uint32(bits.TrailingZeros64(lcur))
+			if ln > n {
+				break
+			}
+			lcur &= lcur - 1
+			if ln < n {
+				s.looseNote(k, sc, ln, depth, h)
+			}
+		}
+		if c == none {
+			return
+		}
+		first, cnt := uint32(0), uint32(0)
+		if n < seg.notes {
+			first, cnt = seg.NoteChunks(n)
+		}
+		end := first + cnt
+		if n >= seg.notes || ss.deleted(n) || c < first || c >= end {
+			// A deleted note (or a posting naming none: corrupt): its
+			// postings are passed over, whole blocks unread.
+			to := max(end, c+1)
+			for m := live; m != 0; m &= m - 1 {
+				g := bits.TrailingZeros32(m)
+				if its[g].chunk < to && (!its[g].skipTo(to) || its[g].chunk >= seg.chunks) {
+					live &^= 1 << g
+				}
+			}
+			continue
+		}
+
+		sl := int(sc.slot[n]) - 1
+		for g := range rsum {
+			rsum[g] = 0
+		}
+		best, bestScore, amask := c, float32(-1), uint32(0)
+		for c < end {
+			r := seg.chunkRow(c)
+			bc := s.norm(r)
+			var acc float32
+			m := uint32(0)
+			for g := range G {
+				if live&(1<<g) == 0 || its[g].chunk != c {
+					continue
+				}
+				it := &its[g]
+				raw := p.Body*float64(it.body) + p.Heading*float64(it.head)
+				x0 := 0.0
+				if sl >= 0 {
+					i := sl*G + g
+					x0 = float64(sc.tv[i])/bc + float64(sc.rv[i])
+				}
+				if x0 == 0 {
+					acc += float32(s.idf[g] * sat(raw/bc, k1)) // sat(0) is 0
+				} else {
+					acc += float32(s.idf[g] * (sat(x0+raw/bc, k1) - sat(x0, k1)))
+				}
+				rsum[g] += float32(raw)
+				m |= 1 << g
+				step(g)
+			}
+			score := acc
+			if sl >= 0 {
+				score += float32(s.base(sc, n, r))
+			}
+			sc.acc[c], sc.mask[c] = acc, m
+			sc.touched = append(sc.touched, c)
+			if score > bestScore {
+				best, bestScore = c, score
+			}
+			amask |= m
+			c = next()
+		}
+		s.decide(k, sc, noteAgg{note: n, best: best, bestScore: bestScore, mask: amask}, rsum, depth, h)
+	}
+}
+
+// looseNote decides note n of segment k, which holds query words in its
+// note fields or anchor text but in none of its chunks: its first chunk
+// stands for it.
+func (s *searcher) looseNote(k int, sc *scratch, n uint32, depth int, h *hitHeap) {
+	seg := s.v.segs[k].seg
+	first, cnt := seg.NoteChunks(n)
+	if cnt == 0 {
+		return
+	}
+	score := float32(s.base(sc, n, seg.chunkRow(first)))
+	rsum := s.rsum[:len(s.groups)]
+	clear(rsum)
+	s.decide(k, sc, noteAgg{note: n, best: first, bestScore: score}, rsum, depth, h)
+}
+
+// decide scores note a.note of segment k in full (its best chunk a and
+// the whole note, whose words' summed frequencies are rsum) and pushes it
+// into h if it belongs there. A note whose best chunk plus the most its
+// whole note can add (the saturated idf of the words it holds) cannot
+// enter the full heap is not scored further.
+func (s *searcher) decide(k int, sc *scratch, a noteAgg, rsum []float32, depth int, h *hitHeap) {
+	n := a.note
+	mask := a.mask
+	if sl := sc.slot[n]; sl != 0 {
+		mask |= sc.nmask[sl-1]
+	}
+	full := h.Len() == depth
+	if full && s.p.NoteBM25 > 0 && float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask) < (*h)[0].Score {
+		return
+	}
+	seg := s.v.segs[k].seg
+	sc.aggs = append(sc.aggs, a)
+	sc.agg[n] = int32(len(sc.aggs))
+	sc.rt = append(sc.rt, rsum...)
+	id := seg.NoteID(n)
+	score := s.noteScore(sc, seg, n, float64(a.bestScore))
+	if score <= 0 || full && !h.beats(score, id) {
+		return
+	}
+	if s.q.Filter != nil {
+		vault, path := seg.NoteVaultPath(n)
+		if !s.q.Filter(vault, path) {
+			return
+		}
+	}
+	hit := cand{Score: score, ID: id, ref: Ref{k, n}, best: a.best, bestScore: a.bestScore, matched: int32(bits.OnesCount32(mask))}
+	if full {
+		h.replaceMin(hit) // it beats the weakest, which leaves
+	} else {
+		h.push(hit)
+	}
+}
+
+// looseFields adds up segment k's note-field frequencies and anchor text
+// per note and query word (the notes' slots in sc).
+func (s *searcher) looseFields(k int, sc *scratch) {
+	ss := s.v.segs[k]
+	seg := ss.seg
+	G := len(s.groups)
+	for g := range s.groups {
+		for _, e := range s.ents[k][g] {
+			it := seg.notePostings(e)
+			for it.next() {
+				n := it.note
+				if n >= seg.notes || ss.deleted(n) {
+					continue
+				}
+				s.noteFields(sc, seg, n, g, &it)
+			}
+		}
+	}
+	if s.anchorAt == nil {
+		return
+	}
+	for _, a := range s.anchorAt[k] {
+		sl := s.slotOf(sc, a.note)
+		for g, w := range s.anchorW[int(a.row)*G:][:G] {
+			if w > 0 {
+				sc.rv[sl*G+g] += w
+				sc.nmask[sl] |= 1 << g
+			}
+		}
+	}
+}
+
+// slotOf returns note n's index into the note values, adding it.
+func (s *searcher) slotOf(sc *scratch, n uint32) int {
+	if sl := sc.slot[n]; sl != 0 {
+		return int(sl - 1)
+	}
+	G := len(s.groups)
+	sl := len(sc.nmask)
+	sc.slot[n] = int32(sl + 1)
+	sc.loose[n>>6] |= 1 << (n & 63)
+	sc.notes = append(sc.notes, n)
+	for range G {
+		sc.tv = append(sc.tv, 0)
+		sc.rv = append(sc.rv, 0)
+	}
+	sc.nmask = append(sc.nmask, 0)
+	return sl
+}
+
+// noteFields adds note n's note-field frequencies of word g (one
+// variant's posting, it) to its note values and returns its slot.
+func (s *searcher) noteFields(sc *scratch, seg *Segment, n uint32, g int, it *noteIter) int {
+	p := s.p
+	G := len(s.groups)
+	sl := s.slotOf(sc, n)
+	sc.tv[sl*G+g] += float32(p.Title * float64(it.tf[FieldTitle]))
+	r := 0.0
+	for f, w := range [...]float64{FieldAlias: p.Alias, FieldProps: p.Props, FieldTags: p.Tags} {
+		if f == FieldTitle || it.tf[f] == 0 || w == 0 {
+			continue
+		}
+		bn := 1 - p.BNote + p.BNote*float64(seg.NoteFieldLen(n, f))/s.avgN[f]
+		r += w * float64(it.tf[f]) / bn
+	}
+	sc.rv[sl*G+g] += float32(r)
+	sc.nmask[sl] |= 1 << g
+	return sl
+}
