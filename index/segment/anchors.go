@@ -26,85 +26,154 @@ type anchorHit struct {
 
 // anchors sums, per target note and query word, the anchor text of the
 // links pointing at it, and lists the targets by segment (s.anchorAt, in
-// the order met; the note-by-note search sorts them). Every link target key is resolved once a query, and
-// located in the view once (kept with the segment while the view and the
-// graph's names stay the same).
+// the order met).
+//
+// A word's anchor postings in a segment are first summed per link target
+// key (a float by key number: one array read and write a posting), then
+// each key's sum goes to the notes the key names. Every key is resolved
+// once a query (Query.Resolve), and located in the view once; both are
+// kept with the segment while the view and the graph's names stay the
+// same (keyTable). A note's links to itself say nothing about it: a
+// posting whose source is among the notes its key names is kept apart
+// and given to the key's other notes only.
 func (s *searcher) anchors() {
-	G := len(s.groups)
-	rows := 0 // of s.anchorW
-	cache := make(map[string][]uint64)
-	found := make(map[uint64]Ref)
-	view := s.v.uid()
-	locate := func(ids []uint64) []Ref {
-		var refs []Ref
-		for _, id := range ids {
-			ref, ok := found[id]
-			if !ok {
-				if ref, ok = s.v.Find(id); !ok {
-					ref.seg = -1
-				}
-				found[id] = ref
-			}
-			if ref.seg >= 0 {
-				refs = append(refs, ref)
-			}
-		}
-		return refs
-	}
+	a := anchorSums{s: s, view: s.v.uid(), cache: make(map[string][]uint64), found: make(map[uint64]Ref)}
 	s.anchorAt = make([][]anchorHit, len(s.v.segs))
 	for k, ss := range s.v.segs {
-		byKey := ss.seg.resolved.begin(s.q.ResolveGen, ss.seg.keys)
+		seg := ss.seg
+		tab := seg.resolved.begin(s.q.ResolveGen, seg.keys)
+		sc := s.scratch(k)
+		if uint32(len(sc.kw)) < seg.keys {
+			sc.kw = make([]float32, seg.keys)
+		}
 		for g := range s.groups {
+			var self []selfLink
+			touched := sc.ktouched[:0]
 			for _, e := range s.ents[k][g] {
-				it := ss.seg.anchorPostings(e)
+				it := seg.anchorPostings(e)
 				for it.next() {
-					if ss.deleted(it.source) {
-						continue
-					}
-					t := byKey.get(it.key)
-					if t == nil {
-						// The key points into the segment, which the view
-						// keeps mapped for the whole search.
-						key := ss.seg.keyRef(it.key)
-						ids, ok := cache[key]
-						if !ok {
-							ids = s.q.Resolve(key)
-							cache[key] = ids
-						}
-						if t = byKey.put(it.key, ids); t == nil {
-							continue
-						}
-					}
-					if t.view != view {
-						t.refs, t.view = locate(t.ids), view
-					}
-					if len(t.refs) == 0 {
+					key := it.key
+					if key >= seg.keys || ss.deleted(it.source) {
 						continue
 					}
 					w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
-					for _, ref := range t.refs {
-						if ref == (Ref{k, it.source}) {
-							continue // a note's links to itself say nothing about it
+					if w <= 0 {
+						continue
+					}
+					st := &tab.st[key]
+					if st.view != a.view {
+						a.locate(k, seg, tab, key)
+					}
+					if st.self == selfNone {
+						if st.at == 0 || len(tab.keys[st.at-1].refs) == 0 {
+							continue
 						}
-						sc := s.scratch(ref.seg)
-						r := sc.arow[ref.note] - 1
-						if r < 0 {
-							r = int32(rows)
-							rows++
-							sc.arow[ref.note] = r + 1
-							sc.anotes = append(sc.anotes, ref.note)
-							s.anchorAt[ref.seg] = append(s.anchorAt[ref.seg], anchorHit{ref.note, r})
-							s.anchorW = append(s.anchorW, make([]float32, G)...)
-						}
-						s.anchorW[int(r)*G+g] += w
+					} else if st.self == it.source || st.self == selfMany && tab.keys[st.at-1].names(Ref{k, it.source}) {
+						self = append(self, selfLink{key, it.source, w})
+						continue
+					}
+					if sc.kw[key] == 0 {
+						touched = append(touched, key)
+					}
+					sc.kw[key] += w
+				}
+			}
+			for _, key := range touched {
+				w := sc.kw[key]
+				sc.kw[key] = 0
+				for _, ref := range tab.keys[tab.st[key].at-1].refs {
+					a.add(ref, g, w)
+				}
+			}
+			for _, l := range self {
+				for _, ref := range tab.keys[tab.st[l.key].at-1].refs {
+					if ref != (Ref{k, l.source}) {
+						a.add(ref, g, l.w)
 					}
 				}
 			}
+			sc.ktouched = touched
 		}
-		ss.seg.resolved.end(s.q.ResolveGen)
+		seg.resolved.end(s.q.ResolveGen)
 	}
-	if rows == 0 {
+	if a.rows == 0 {
 		s.anchorAt = nil
+	}
+}
+
+// selfLink is an anchor posting whose source is among the notes its key
+// names.
+type selfLink struct {
+	key, source uint32
+	w           float32
+}
+
+// anchorSums is the state of one search's anchor sums.
+type anchorSums struct {
+	s     *searcher
+	view  uint64
+	rows  int                 // of s.anchorW
+	cache map[string][]uint64 // keys resolved in this search
+	found map[uint64]Ref      // ids located in this search
+}
+
+// add gives the note at ref weight w for word g.
+func (a *anchorSums) add(ref Ref, g int, w float32) {
+	s := a.s
+	G := len(s.groups)
+	sc := s.scratch(ref.seg)
+	r := sc.arow[ref.note] - 1
+	if r < 0 {
+		r = int32(a.rows)
+		a.rows++
+		sc.arow[ref.note] = r + 1
+		sc.anotes = append(sc.anotes, ref.note)
+		s.anchorAt[ref.seg] = append(s.anchorAt[ref.seg], anchorHit{ref.note, r})
+		s.anchorW = append(s.anchorW, make([]float32, G)...)
+	}
+	s.anchorW[int(r)*G+g] += w
+}
+
+// locate resolves segment k's key (if its table has not) and locates the
+// notes it names in the view.
+func (a *anchorSums) locate(k int, seg *Segment, tab *keyTable, key uint32) {
+	st := &tab.st[key]
+	if st.at == 0 {
+		// The key points into the segment, which the view keeps mapped
+		// for the whole search.
+		ref := seg.keyRef(key)
+		ids, ok := a.cache[ref]
+		if !ok {
+			ids = a.s.q.Resolve(ref)
+			a.cache[ref] = ids
+		}
+		tab.keys = append(tab.keys, resolvedKey{ids: ids})
+		st.at = int32(len(tab.keys))
+	}
+	t := &tab.keys[st.at-1]
+	t.refs = t.refs[:0]
+	for _, id := range t.ids {
+		ref, ok := a.found[id]
+		if !ok {
+			if ref, ok = a.s.v.Find(id); !ok {
+				ref.seg = -1
+			}
+			a.found[id] = ref
+		}
+		if ref.seg >= 0 {
+			t.refs = append(t.refs, ref)
+		}
+	}
+	st.self, st.view = selfNone, a.view
+	for _, ref := range t.refs {
+		if ref.seg != k {
+			continue
+		}
+		if st.self == selfNone {
+			st.self = ref.note
+		} else {
+			st.self = selfMany
+		}
 	}
 }
 
@@ -120,39 +189,43 @@ type resolvedKeys struct {
 
 // keyTable holds resolved keys by key number.
 type keyTable struct {
-	at   []int32 // by key number: 1 + index into keys; 0: not resolved
+	st   []keyState // by key number
 	keys []resolvedKey
 }
 
+// keyState is what a search reads of a key at each of its postings.
+type keyState struct {
+	at int32 // 1 + index into keys; 0: not resolved
+	// self is the note of this segment the key names (selfNone: none,
+	// selfMany: more than one), in view.
+	self uint32
+	view uint64 // the view the key was located in; 0 none
+}
+
+const (
+	selfNone = ^uint32(0)
+	selfMany = ^uint32(0) - 1
+)
+
 // resolvedKey is the notes a link target key names: their ids, and where
-// they are in the view numbered view (Ref, live notes only).
+// they are in the view its keyState names (Ref, live notes only).
 type resolvedKey struct {
 	ids  []uint64
 	refs []Ref
-	view uint64
 }
 
-// get returns key k, nil if it was not resolved.
-func (t *keyTable) get(k uint32) *resolvedKey {
-	if int(k) >= len(t.at) || t.at[k] == 0 {
-		return nil
+// names reports whether the key names the note at ref.
+func (t *resolvedKey) names(ref Ref) bool {
+	for _, r := range t.refs {
+		if r == ref {
+			return true
+		}
 	}
-	return &t.keys[t.at[k]-1]
-}
-
-// put records key k's ids and returns it (nil for a key number past the
-// segment's keys: corrupt, never kept).
-func (t *keyTable) put(k uint32, ids []uint64) *resolvedKey {
-	if int(k) >= len(t.at) {
-		return nil
-	}
-	t.keys = append(t.keys, resolvedKey{ids: ids})
-	t.at[k] = int32(len(t.keys))
-	return &t.keys[len(t.keys)-1]
+	return false
 }
 
 // maxResolved caps the keys a segment keeps resolved (the table by key
-// number costs 4 bytes a key; a resolved key ~60 bytes and its targets).
+// number costs 16 bytes a key; a resolved key ~60 bytes and its targets).
 const maxResolved = 1 << 16
 
 // begin returns the key table of a search with generation gen over a
@@ -160,11 +233,11 @@ const maxResolved = 1 << 16
 // generation one of its own.
 func (r *resolvedKeys) begin(gen uint64, n uint32) *keyTable {
 	if gen == 0 {
-		return &keyTable{at: make([]int32, n)}
+		return &keyTable{st: make([]keyState, n)}
 	}
 	r.mu.Lock()
-	if r.gen != gen || r.keys.at == nil || len(r.keys.keys) > maxResolved {
-		r.gen, r.keys = gen, keyTable{at: make([]int32, n)}
+	if r.gen != gen || r.keys.st == nil || len(r.keys.keys) > maxResolved {
+		r.gen, r.keys = gen, keyTable{st: make([]keyState, n)}
 	}
 	return &r.keys
 }

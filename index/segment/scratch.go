@@ -22,6 +22,10 @@ type scratch struct {
 	arow   []int32  // by note: 1 + its row of anchor weights, 0 none (anchors.go)
 	anotes []uint32 // notes with arow set
 	loose  []uint64 // by note, a bitset: the notes with a slot
+	// By link target key: a word's anchor weights (zero between words),
+	// and the keys given some (anchors.go).
+	kw       []float32
+	ktouched []uint32
 }
 
 type noteAgg struct {
