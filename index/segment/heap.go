@@ -9,6 +9,8 @@ type cand struct {
 	best      uint32  // the best chunk
 	bestScore float32 // its score
 	matched   int32
+	w         int8  // the streamer that decided it
+	row       int32 // its whole-note sums in that streamer's rows
 }
 
 // hitHeap is a min-heap of candidates on score; ties are broken by id, so

@@ -44,8 +44,17 @@ func (it *postIter) next() bool {
 	it.left--
 	it.posSkip += uint64(it.posPending)
 	it.posPending = 0
-	it.chunk += it.d.u32()
-	v := it.d.uvarint()
+	var v uint64
+	if b := it.d.b; len(b) >= 2 && b[0] < 0x80 && b[1] < 0x80 {
+		// The usual posting: a chunk delta and frequencies under 128,
+		// a byte each.
+		it.chunk += uint32(b[0])
+		v = uint64(b[1])
+		it.d.b = b[2:]
+	} else {
+		it.chunk += it.d.u32()
+		v = it.d.uvarint()
+	}
 	it.body, it.head = uint32(v>>1), 0
 	if v&1 != 0 {
 		it.head = it.d.u32()

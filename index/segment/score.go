@@ -4,31 +4,28 @@ import "sync"
 
 // noteScore is note n's score with chunk best as its passage: the
 // chunk's score (chunkScore, proximity bonus included) plus NoteBM25 times
-// the whole note's BM25F.
+// the whole note's BM25F. The note's whole-note sums are in sc (agg).
 func (s *searcher) noteScore(sc *scratch, seg *Segment, n uint32, chunkScore float64) float64 {
 	if s.p.NoteBM25 == 0 || sc.agg[n] == 0 {
 		return chunkScore
 	}
-	return chunkScore + s.p.NoteBM25*s.wholeNote(sc, seg, n)
+	G := len(s.groups)
+	rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
+	return chunkScore + s.p.NoteBM25*s.wholeNote(sc, n, int(sc.slot[n])-1, seg.noteLens(s.p)[n], rsum)
 }
 
-// wholeNote is note n's BM25F over the whole note (its chunks' fields
-// summed, normalised by the note's length).
-func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
+// wholeNote is note n's BM25F over the whole note: its chunks' fields
+// summed (rsum, by word), normalised by the note's weighted length l,
+// with its note fields (slot sl; -1 none).
+func (s *searcher) wholeNote(sc *scratch, n uint32, sl int, l float64, rsum []float32) float64 {
 	p := s.p
 	G := len(s.groups)
-	l := seg.noteLen(n, p)
-	if s.avgL == 0 {
-		st := s.v.stats
-		s.avgL = (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
-	}
 	bn := 1 - p.B + p.B*l/s.avgL
-	rsum := sc.rt[int(sc.agg[n]-1)*G:][:G]
 	score := 0.0
 	for g := range G {
 		x := float64(rsum[g]) / bn
-		if sl := sc.slot[n]; sl != 0 {
-			i := int(sl-1)*G + g
+		if sl >= 0 {
+			i := sl*G + g
 			x += float64(sc.tv[i])/bn + float64(sc.rv[i])
 		}
 		if x > 0 {
@@ -36,6 +33,12 @@ func (s *searcher) wholeNote(sc *scratch, seg *Segment, n uint32) float64 {
 		}
 	}
 	return score
+}
+
+// meanNoteLen is the mean weighted length of a note in the view.
+func (s *searcher) meanNoteLen() float64 {
+	p, st := s.p, s.v.stats
+	return (p.Title*float64(st.SumTitle)/float64(max(st.Chunks, 1))*float64(st.Notes) + p.Heading*float64(st.SumHead) + p.Body*float64(st.SumBody)) / float64(max(st.Notes, 1))
 }
 
 // norm is chunk row r's length normalisation.
@@ -88,9 +91,9 @@ type noteLens struct {
 	l                    []float64
 }
 
-// noteLen returns note n's weighted length for p's field weights: the sum
-// wholeNote would compute, in the same order.
-func (s *Segment) noteLen(n uint32, p Params) float64 {
+// noteLens returns the notes' weighted lengths for p's field weights: the
+// sums wholeNote would compute, in the same order.
+func (s *Segment) noteLens(p Params) []float64 {
 	nl := &s.lens
 	nl.mu.Lock()
 	if nl.l == nil || nl.body != p.Body || nl.heading != p.Heading || nl.title != p.Title {
@@ -102,7 +105,7 @@ func (s *Segment) noteLen(n uint32, p Params) float64 {
 	}
 	l := nl.l
 	nl.mu.Unlock()
-	return l[n]
+	return l
 }
 
 // sumLen adds up note n's weighted length.

@@ -67,7 +67,7 @@ type searcher struct {
 	idf    []float64
 	avgW   float64             // mean weighted length of a chunk (body, heading, title)
 	avgN   [NoteFields]float64 // mean length of the note fields
-	avgL   float64             // mean weighted length of a note (score.go; 0 until needed)
+	avgL   float64             // mean weighted length of a note
 	ents   [][][]termEntry     // by segment, group, variant
 	sc     []*scratch          // by segment
 
@@ -77,10 +77,6 @@ type searcher struct {
 	anchorAt [][]anchorHit
 
 	maxScore float64 // a chunk matching every word at saturation
-
-	// The streaming scorer's iterators (by word) and a note's sums.
-	its  []multiIter
-	rsum []float32
 }
 
 func sat(x, k1 float64) float64 { return x * (k1 + 1) / (k1 + x) }
@@ -97,14 +93,14 @@ func (s *searcher) scratch(k int) *scratch {
 
 // Search ranks the view's notes for q and returns the best q.K, best first.
 func (v *View) Search(q Query, p Params) []NoteHit {
-	return v.search(q, p, (*searcher).scoreSegmentStream)
+	return v.search(q, p, nil)
 }
 
 // segmentScorer scores segment k's notes into h, keeping at most depth.
 type segmentScorer func(s *searcher, k, depth int, h *hitHeap)
 
-// search is Search with the scorer of each segment's notes (tests compare
-// scorers).
+// search is Search with the scorer of each segment's notes (nil: the
+// streaming pass, streamAll; tests compare scorers).
 func (v *View) search(q Query, p Params, score segmentScorer) []NoteHit {
 	if q.K <= 0 || v.stats.Chunks <= 0 || len(q.Groups) == 0 {
 		return nil
@@ -140,9 +136,15 @@ func (v *View) search(q Query, p Params, score segmentScorer) []NoteHit {
 	if phrase {
 		depth = max(depth, 1000)
 	}
-	h := make(hitHeap, 0, depth)
-	for k := range v.segs {
-		score(s, k, depth, &h)
+	s.avgL = s.meanNoteLen()
+	var h hitHeap
+	if score == nil {
+		h = s.streamAll(depth)
+	} else {
+		h = make(hitHeap, 0, depth)
+		for k := range v.segs {
+			score(s, k, depth, &h)
+		}
 	}
 	hits := make([]NoteHit, h.Len())
 	for i := len(hits) - 1; i >= 0; i-- {

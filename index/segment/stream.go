@@ -8,51 +8,95 @@ import (
 // none is past every note and chunk.
 const none = math.MaxUint32
 
-// scoreSegmentStream scores segment k's notes in one pass over the query
-// words' chunk postings, merged in chunk order, and pushes the best into h
-// (at most depth notes kept). A note's chunks are contiguous, so the pass
-// meets each note once: it scores the note's matching chunks as it reads
-// them, keeps the best, sums each word's weighted frequencies over the
-// note, and decides the note when it moves past it. Nothing is gathered
-// for a second pass, and every write to the per-chunk scratch (kept for
-// passages and proximity) is in chunk order.
+// The streaming pass. A segment's notes are scored in one pass over the
+// query words' chunk postings, merged in chunk order. A note's chunks are
+// contiguous, so the pass meets each note once: it scores the note's
+// matching chunks as it reads them, keeps the best, sums each word's
+// weighted frequencies over the note, and decides the note when it moves
+// past it. Nothing is gathered for a second pass, and every write to the
+// per-chunk scratch (kept for passages and proximity) is in chunk order.
 //
 // The scores are those of the word-by-word sums this replaced: a chunk's
 // evidence is added word by word in query order, its note fields' share
 // once. Only the order in which a note's chunks are summed for its whole
 // note follows the chunks now, which can move a score by a float32
 // rounding.
-func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
+//
+// A pass over a range of notes needs nothing of the others but the note
+// fields and anchor text (summed first, then only read), so a segment
+// whose postings for the query are many is cut into ranges of notes that
+// workers score at once, each into a heap of its own (parallel.go).
+
+// streamer is one worker of the streaming pass: its iterators and note
+// sums, its heap of the best notes, and the whole-note sums of the notes
+// it decided (rows, by cand.row).
+type streamer struct {
+	s      *searcher
+	id     int8
+	depth  int
+	h      hitHeap
+	its    []multiIter
+	rsum   []float32
+	rows   []float32
+	lensOf *Segment
+	lens   []float64
+}
+
+// newStreamer returns worker id of s's streaming pass.
+func newStreamer(s *searcher, id, depth int) *streamer {
+	G := len(s.groups)
+	return &streamer{s: s, id: int8(id), depth: depth, h: make(hitHeap, 0, depth),
+		its: make([]multiIter, G), rsum: make([]float32, G)}
+}
+
+// noteRange is a range of a segment's notes, [n0, n1), and so of its
+// chunks, [c0, c1): what one worker scores at a time, holding about
+// postings of the query words' chunk postings. touched collects the chunks
+// whose scratch it set.
+type noteRange struct {
+	k        int
+	n0, n1   uint32
+	c0, c1   uint32
+	postings uint64
+	touched  []uint32
+}
+
+// stream scores the notes of r and pushes the best into w's heap.
+func (w *streamer) stream(r *noteRange) {
+	s := w.s
+	k := r.k
 	ss := s.v.segs[k]
 	seg := ss.seg
 	G := len(s.groups)
-	sc := s.scratch(k)
-	s.looseFields(k, sc)
+	sc := s.sc[k]
 
 	// Notes with evidence in their note fields or anchor text are met in
 	// note order (a bitset by note): those without a matching chunk are
 	// decided between the others.
-	lb := sc.loose[:(seg.notes+63)/64]
-	lw, lcur := -1, uint64(0)
-
-	if cap(s.its) < G {
-		s.its = make([]multiIter, G)
+	lb := sc.loose[:(r.n1+63)/64]
+	lw := int(r.n0/64) - 1
+	lcur := uint64(0)
+	if r.n0%64 != 0 {
+		lw++
+		lcur = lb[lw] &^ (1<<(r.n0%64) - 1)
 	}
-	its := s.its[:G]
+
+	its := w.its[:G]
 	live := uint32(0)
 	for g := range G {
 		if s.idf[g] == 0 {
 			continue
 		}
 		its[g].init(seg, s.ents[k][g])
-		if its[g].next() && its[g].chunk < seg.chunks {
+		ok := its[g].next()
+		if ok && its[g].chunk < r.c0 {
+			ok = its[g].skipTo(r.c0)
+		}
+		if ok && its[g].chunk < r.c1 {
 			live |= 1 << g
 		}
 	}
-	if cap(s.rsum) < G {
-		s.rsum = make([]float32, G)
-	}
-	rsum := s.rsum[:G]
+	rsum := w.rsum[:G]
 	next := func() uint32 {
 		c := uint32(none)
 		for m := live; m != 0; m &= m - 1 {
@@ -61,7 +105,7 @@ func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
 		return c
 	}
 	step := func(g int) {
-		if !its[g].next() || its[g].chunk >= seg.chunks {
+		if !its[g].next() || its[g].chunk >= r.c1 {
 			live &^= 1 << g
 		}
 	}
@@ -70,7 +114,7 @@ func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
 	k1 := p.K1
 	for {
 		c := next()
-		n := uint32(none)
+		n := r.n1
 		if c != none {
 			n = seg.chunkNote(c)
 		}
@@ -84,12 +128,12 @@ func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
 				continue
 			}
 			ln := uint32(lw)*64 + uint32(bits.TrailingZeros64(lcur))
-			if ln > n {
+			if ln > n || ln >= r.n1 {
 				break
 			}
 			lcur &= lcur - 1
 			if ln < n {
-				s.looseNote(k, sc, ln, depth, h)
+				w.looseNote(k, sc, ln)
 			}
 		}
 		if c == none {
@@ -106,7 +150,7 @@ func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
 			to := max(end, c+1)
 			for m := live; m != 0; m &= m - 1 {
 				g := bits.TrailingZeros32(m)
-				if its[g].chunk < to && (!its[g].skipTo(to) || its[g].chunk >= seg.chunks) {
+				if its[g].chunk < to && (!its[g].skipTo(to) || its[g].chunk >= r.c1) {
 					live &^= 1 << g
 				}
 			}
@@ -119,8 +163,8 @@ func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
 		}
 		best, bestScore, amask := c, float32(-1), uint32(0)
 		for c < end {
-			r := seg.chunkRow(c)
-			bc := s.norm(r)
+			row := seg.chunkRow(c)
+			bc := s.norm(row)
 			var acc float32
 			m := uint32(0)
 			for g := range G {
@@ -145,56 +189,62 @@ func (s *searcher) scoreSegmentStream(k, depth int, h *hitHeap) {
 			}
 			score := acc
 			if sl >= 0 {
-				score += float32(s.base(sc, n, r))
+				score += float32(s.base(sc, n, row))
 			}
 			sc.acc[c], sc.mask[c] = acc, m
-			sc.touched = append(sc.touched, c)
+			r.touched = append(r.touched, c)
 			if score > bestScore {
 				best, bestScore = c, score
 			}
 			amask |= m
 			c = next()
 		}
-		s.decide(k, sc, noteAgg{note: n, best: best, bestScore: bestScore, mask: amask}, rsum, depth, h)
+		w.decide(k, sc, noteAgg{note: n, best: best, bestScore: bestScore, mask: amask}, rsum)
 	}
 }
 
 // looseNote decides note n of segment k, which holds query words in its
 // note fields or anchor text but in none of its chunks: its first chunk
 // stands for it.
-func (s *searcher) looseNote(k int, sc *scratch, n uint32, depth int, h *hitHeap) {
-	seg := s.v.segs[k].seg
+func (w *streamer) looseNote(k int, sc *scratch, n uint32) {
+	seg := w.s.v.segs[k].seg
 	first, cnt := seg.NoteChunks(n)
 	if cnt == 0 {
 		return
 	}
-	score := float32(s.base(sc, n, seg.chunkRow(first)))
-	rsum := s.rsum[:len(s.groups)]
+	score := float32(w.s.base(sc, n, seg.chunkRow(first)))
+	rsum := w.rsum[:len(w.s.groups)]
 	clear(rsum)
-	s.decide(k, sc, noteAgg{note: n, best: first, bestScore: score}, rsum, depth, h)
+	w.decide(k, sc, noteAgg{note: n, best: first, bestScore: score}, rsum)
 }
 
 // decide scores note a.note of segment k in full (its best chunk a and
 // the whole note, whose words' summed frequencies are rsum) and pushes it
-// into h if it belongs there. A note whose best chunk plus the most its
-// whole note can add (the saturated idf of the words it holds) cannot
+// into the heap if it belongs there. A note whose best chunk plus the most
+// its whole note can add (the saturated idf of the words it holds) cannot
 // enter the full heap is not scored further.
-func (s *searcher) decide(k int, sc *scratch, a noteAgg, rsum []float32, depth int, h *hitHeap) {
+func (w *streamer) decide(k int, sc *scratch, a noteAgg, rsum []float32) {
+	s := w.s
+	h := &w.h
 	n := a.note
 	mask := a.mask
-	if sl := sc.slot[n]; sl != 0 {
-		mask |= sc.nmask[sl-1]
+	sl := int(sc.slot[n]) - 1
+	if sl >= 0 {
+		mask |= sc.nmask[sl]
 	}
-	full := h.Len() == depth
+	full := h.Len() == w.depth
 	if full && s.p.NoteBM25 > 0 && float64(a.bestScore)+s.p.NoteBM25*s.maxOf(mask) < (*h)[0].Score {
 		return
 	}
 	seg := s.v.segs[k].seg
-	sc.aggs = append(sc.aggs, a)
-	sc.agg[n] = int32(len(sc.aggs))
-	sc.rt = append(sc.rt, rsum...)
 	id := seg.NoteID(n)
-	score := s.noteScore(sc, seg, n, float64(a.bestScore))
+	score := float64(a.bestScore)
+	if s.p.NoteBM25 != 0 {
+		if w.lensOf != seg {
+			w.lensOf, w.lens = seg, seg.noteLens(s.p)
+		}
+		score += s.p.NoteBM25 * s.wholeNote(sc, n, sl, w.lens[n], rsum)
+	}
 	if score <= 0 || full && !h.beats(score, id) {
 		return
 	}
@@ -204,7 +254,10 @@ func (s *searcher) decide(k int, sc *scratch, a noteAgg, rsum []float32, depth i
 			return
 		}
 	}
-	hit := cand{Score: score, ID: id, ref: Ref{k, n}, best: a.best, bestScore: a.bestScore, matched: int32(bits.OnesCount32(mask))}
+	row := int32(len(w.rows))
+	w.rows = append(w.rows, rsum...)
+	hit := cand{Score: score, ID: id, ref: Ref{k, n}, best: a.best, bestScore: a.bestScore,
+		matched: int32(bits.OnesCount32(mask)), w: w.id, row: row}
 	if full {
 		h.replaceMin(hit) // it beats the weakest, which leaves
 	} else {

@@ -79,6 +79,14 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 			p.Proximity = 0
 		}
 		w, g := v.SearchWordByWord(q, p), v.Search(q, p)
+		// And the same with the segments cut into ranges of a few notes,
+		// scored by several workers at once.
+		rangePostings = 16
+		gc := v.Search(q, p)
+		rangePostings = 16 << 10
+		if !reflect.DeepEqual(gc, g) {
+			t.Fatalf("query %d (%+v, k %d): streaming search in ranges\n%+v\nin one pass\n%+v", qi, q.Groups, q.K, gc, g)
+		}
 		if len(w) == 0 && q.Resolve == nil && len(q.Groups) > 1 {
 			t.Fatalf("query %d found nothing: the corpus does not exercise the search", qi)
 		}
