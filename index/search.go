@@ -12,8 +12,10 @@ type LexicalQuery struct {
 	// Phrases are phrases of Text (already unquoted) that must occur as
 	// written.
 	Phrases []string
-	// K is how many notes to return.
-	K int
+	// K is how many notes to rank; Keep, when not 0 and smaller, how many
+	// of them to return (their passages and names read): the first Keep
+	// of the K ranked, as K would rank them.
+	K, Keep int
 	// Passages is how many matching chunks of a note to return beyond its
 	// best one.
 	Passages int
@@ -137,7 +139,7 @@ func (s *Store) SearchNotes(q LexicalQuery) ([]NoteHit, error) {
 	}
 	v := s.view()
 	defer v.Release()
-	sq := segment.Query{Groups: groups, K: q.K, Passages: q.Passages, Resolve: s.resolveAnchor, ResolveGen: s.resolveGen()}
+	sq := segment.Query{Groups: groups, K: q.K, Keep: q.Keep, Passages: q.Passages, Resolve: s.resolveAnchor, ResolveGen: s.resolveGen()}
 	if q.Filter != nil {
 		sq.Filter = q.Filter
 	}

@@ -95,16 +95,29 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 			}()
 		}
 	}
+	rel := relationOf(text)
 	if i := channelIndex(ipc.ChannelLexical); run[i] && len(terms) > 0 {
+		// Alone, the lexical list is the fused one, and no note after
+		// the reranker's head (or the first k) and a few spares is ever
+		// looked at: the channel ranks depth notes but returns only those.
+		keep := 0
+		if countTrue(run) == 1 && (rel == relNone || run[chGraph]) {
+			keep = req.K
+			if e.reranker != nil && opt.RerankDepth > 0 && !req.NoRerank {
+				keep = max(keep, opt.RerankDepth)
+			}
+			keep += spareNotes
+		}
 		var err error
-		lists.lex, err = e.ix.SearchNotes(index.LexicalQuery{Text: text, Phrases: plan.Phrases, K: depth, Passages: passagesKept, Filter: filter})
+		lists.lex, err = e.ix.SearchNotes(index.LexicalQuery{Text: text, Phrases: plan.Phrases, K: depth, Keep: keep,
+			Passages: passagesKept, Filter: filter})
 		if err != nil {
 			wg.Wait()
 			return nil, fmt.Errorf("lexical search: %w", err)
 		}
 	}
 	var subjects []index.DocID
-	if rel := relationOf(text); rel != relNone && run[chLex] && !run[chGraph] && len(terms) > 0 {
+	if rel != relNone && run[chLex] && !run[chGraph] && len(terms) > 0 {
 		// A relationship question: the notes linking to the notes it
 		// names answer it (relation.go).
 		lists.graph, subjects = e.ix.LinkSearch(terms, rel == relEmbeds, 3*depth, filter)

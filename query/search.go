@@ -217,8 +217,8 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	cands = e.denoise(cands)
 	// A few spare notes replace those whose document changed since
 	// ranking.
-	if len(cands) > req.K+4 {
-		cands = cands[:req.K+4]
+	if len(cands) > req.K+spareNotes {
+		cands = cands[:req.K+spareNotes]
 	}
 	out, err := e.results(cands, req, plan)
 	if err != nil {
@@ -231,6 +231,10 @@ func (e *Engine) Search(ctx context.Context, req Request) (*Response, error) {
 	resp.Results = out
 	return resp, nil
 }
+
+// spareNotes is how many notes after the first k results are kept to
+// replace those whose document changed since ranking.
+const spareNotes = 4
 
 // scopeOf builds the in-retrieval filter from the request's scope and the
 // plan's filters. The request's folder and the query's path: filters must

@@ -19,8 +19,9 @@ type Group struct {
 // Query is a lexical search.
 type Query struct {
 	Groups []Group
-	// K is how many notes to return.
-	K int
+	// K is how many notes to rank; Keep, when not 0 and smaller, how many
+	// of them to return (with their passages).
+	K, Keep int
 	// Passages is how many matching chunks of a note to return besides
 	// its best one.
 	Passages int
@@ -156,8 +157,12 @@ func (v *View) search(q Query, p Params, score segmentScorer) []NoteHit {
 	if prox || phrase {
 		hits = s.proximity(hits, phrase)
 	}
-	if len(hits) > q.K {
-		hits = hits[:q.K]
+	keep := q.K
+	if q.Keep > 0 {
+		keep = min(keep, q.Keep)
+	}
+	if len(hits) > keep {
+		hits = hits[:keep]
 	}
 	s.passages(hits)
 	return hits

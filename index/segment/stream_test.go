@@ -87,6 +87,12 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 		if !reflect.DeepEqual(gc, g) {
 			t.Fatalf("query %d (%+v, k %d): streaming search in ranges\n%+v\nin one pass\n%+v", qi, q.Groups, q.K, gc, g)
 		}
+		// Keep returns the head of what K ranks.
+		kq := q
+		kq.Keep = 2
+		if kept, want := v.Search(kq, p), g[:min(2, len(g))]; !reflect.DeepEqual(kept, want) {
+			t.Fatalf("query %d (%+v, k %d, keep 2):\n%+v\nwant\n%+v", qi, q.Groups, q.K, kept, want)
+		}
 		if len(w) == 0 && q.Resolve == nil && len(q.Groups) > 1 {
 			t.Fatalf("query %d found nothing: the corpus does not exercise the search", qi)
 		}
