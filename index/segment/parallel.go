@@ -2,6 +2,7 @@ package segment
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -40,9 +41,20 @@ func (s *searcher) streamAll(depth int) hitHeap {
 	for i := range ws {
 		ws[i] = newStreamer(s, i, depth)
 	}
+	defer func() {
+		for _, w := range ws {
+			w.release()
+		}
+	}()
 	if workers <= 1 {
+		// One worker: the chunks it touches go straight into the
+		// segments' pooled lists.
 		for i := range ranges {
-			ws[0].stream(&ranges[i])
+			r := &ranges[i]
+			sc := s.sc[r.k]
+			r.touched = sc.touched
+			ws[0].stream(r)
+			sc.touched, r.touched = r.touched, nil
 		}
 	} else {
 		var next atomic.Int32
@@ -66,7 +78,7 @@ func (s *searcher) streamAll(depth int) hitHeap {
 		sc := s.sc[r.k]
 		sc.touched = append(sc.touched, r.touched...)
 	}
-	h := ws[0].h
+	h := slices.Clone(ws[0].h) // the streamers go back to their pool
 	for _, w := range ws[1:] {
 		for _, c := range w.h {
 			switch {

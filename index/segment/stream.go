@@ -3,6 +3,7 @@ package segment
 import (
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // none is past every note and chunk.
@@ -42,11 +43,31 @@ type streamer struct {
 	lens   []float64
 }
 
-// newStreamer returns worker id of s's streaming pass.
+var streamers sync.Pool
+
+// newStreamer returns worker id of s's streaming pass, from the pool
+// (release puts it back).
 func newStreamer(s *searcher, id, depth int) *streamer {
 	G := len(s.groups)
-	return &streamer{s: s, id: int8(id), depth: depth, h: make(hitHeap, 0, depth),
-		its: make([]multiIter, G), rsum: make([]float32, G)}
+	w, _ := streamers.Get().(*streamer)
+	if w == nil {
+		w = &streamer{}
+	}
+	w.s, w.id, w.depth, w.lensOf, w.lens = s, int8(id), depth, nil, nil
+	w.h, w.rows = w.h[:0], w.rows[:0]
+	if cap(w.its) < G {
+		w.its, w.rsum = make([]multiIter, G), make([]float32, G)
+	}
+	return w
+}
+
+// release returns w to the pool, unless it grew for an exceptional query.
+func (w *streamer) release() {
+	w.s, w.lensOf, w.lens = nil, nil, nil
+	if cap(w.rows) > 1<<16 || cap(w.h) > 1<<12 {
+		return
+	}
+	streamers.Put(w)
 }
 
 // noteRange is a range of a segment's notes, [n0, n1), and so of its
