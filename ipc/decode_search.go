@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // decodeSearch decodes a search answer into out as json.Unmarshal would,
@@ -14,6 +15,9 @@ import (
 // a null where the daemon never writes one, a \u escape of a surrogate,
 // invalid UTF-8, a control character, malformed JSON), and the caller then
 // decodes the answer with json.Unmarshal into a fresh value.
+//
+// A string without escapes shares b's bytes (no copy): b, the answer as
+// read, must not change afterwards.
 func decodeSearch(b []byte, out *SearchResponse) bool {
 	d := &jdec{b: b}
 	var keys keySet
@@ -287,10 +291,13 @@ func (d *jdec) str(s *string) bool {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
-			if buf == nil {
-				*s = string(d.b[start:d.i])
-			} else {
+			switch {
+			case buf != nil:
 				*s = string(buf)
+			case d.i > start:
+				*s = unsafe.String(&d.b[start], d.i-start) // shares the answer's bytes
+			default:
+				*s = ""
 			}
 			d.i++
 			return true
