@@ -68,13 +68,16 @@ func (d *Daemon) queryOptions() query.Options {
 	s := d.cfg.Search
 	opt := query.DefaultOptions
 	if s.Embedder != "" {
-		w := query.VectorWeight
+		w, kw := query.VectorWeight, query.KeywordVectorScale
 		for _, p := range d.cfg.Plugins {
 			if p.Name == s.Embedder && p.Builtin == "uselite" {
-				w = query.VectorWeightUseLite
+				w, kw = query.VectorWeightUseLite, query.KeywordVectorScaleUseLite
 			}
 		}
-		opt = query.HybridDefaults(opt, w)
+		if s.KeywordVectorScale != nil {
+			kw = *s.KeywordVectorScale
+		}
+		opt = query.HybridDefaults(opt, w, kw)
 	}
 	opt.Weights = maps.Clone(opt.Weights)
 	maps.Copy(opt.Weights, s.Weights)

@@ -34,3 +34,28 @@ func TestQueryOptionsVectorWeight(t *testing.T) {
 		}
 	}
 }
+
+// A keyword query's share of the vector weight is the one measured for the
+// offline embedder, half for any other, or what [search]
+// keyword_vector_scale says.
+func TestQueryOptionsKeywordVectorScale(t *testing.T) {
+	plugins := []config.Plugin{
+		{Name: "lite", Kind: "embedder", Builtin: "uselite"},
+		{Name: "ollama", Kind: "embedder", Builtin: "ollama"},
+	}
+	one := 1.0
+	for _, tc := range []struct {
+		name   string
+		search config.Search
+		want   float64
+	}{
+		{"offline embedder", config.Search{Embedder: "lite"}, query.KeywordVectorScaleUseLite},
+		{"ollama", config.Search{Embedder: "ollama"}, query.KeywordVectorScale},
+		{"set by the user", config.Search{Embedder: "lite", KeywordVectorScale: &one}, 1},
+	} {
+		d := &Daemon{cfg: &config.Config{Plugins: plugins, Search: tc.search}}
+		if got := 1 - d.queryOptions().KeywordVectorCut; got != tc.want {
+			t.Errorf("%s: keyword vector scale %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -37,7 +37,7 @@ func (e *Engine) retrieve(ctx context.Context, plan Plan, req Request, filter in
 	run := [nChannels]bool{}
 	explicit := len(req.Channels) > 0 || req.Mode == ipc.ModeLexical || req.Mode == ipc.ModeVector
 	for i, ch := range channels {
-		weights[i] = opt.weight(req, ch)
+		weights[i] = opt.weight(req, ch, plan.Text)
 		// In hybrid mode a channel with weight 0 is off; a channel asked for
 		// by name or mode runs whatever its default weight.
 		run[i] = req.wants(ch) && (weights[i] > 0 || explicit)

@@ -57,6 +57,11 @@ type Options struct {
 	// Alpha drops candidates whose fused score is under Alpha × the best
 	// (denoising); 0 keeps all.
 	Alpha float64
+	// KeywordVectorCut is the share of the vector channel's weight a
+	// keyword-shaped query (shape.go) does without, when the weight is the
+	// configured one (not a request's own): 0 weighs every query alike, 1
+	// leaves keyword queries to the other channels.
+	KeywordVectorCut float64
 }
 
 // DefaultOptions were chosen by measurement (docs/architecture.md,
@@ -76,12 +81,17 @@ var DefaultOptions = Options{
 	Alpha:         0,
 }
 
-// weight returns the weight of channel ch for req.
-func (o Options) weight(req Request, ch string) float64 {
+// weight returns the weight of channel ch for req, whose searched text is
+// text.
+func (o Options) weight(req Request, ch, text string) float64 {
 	if w, ok := req.Weights[ch]; ok {
 		return w
 	}
-	return o.Weights[ch]
+	w := o.Weights[ch]
+	if ch == ipc.ChannelVector && o.KeywordVectorCut > 0 && keywordShaped(text) {
+		w *= 1 - min(o.KeywordVectorCut, 1)
+	}
+	return w
 }
 
 // cand is a candidate note through the pipeline, with the passage it is
@@ -311,25 +321,34 @@ func sortCands(cs []*cand, key func(*cand) float64) {
 
 // HybridDefaults turns the lexical defaults into the defaults with an
 // embedder configured: the vector channel joins by convex combination at
-// vectorWeight. Its scores are similarities above the calibrated noise
-// floor, so at one weight an embedder whose answers stand far above its
-// noise (a strong model) moves the ranking more than one whose answers
-// barely clear it.
-func HybridDefaults(o Options, vectorWeight float64) Options {
+// vectorWeight, times keywordScale for a query typed as keywords (shape.go).
+// Its scores are similarities above the calibrated noise floor, so at one
+// weight an embedder whose answers stand far above its noise (a strong
+// model) moves the ranking more than one whose answers barely clear it.
+func HybridDefaults(o Options, vectorWeight, keywordScale float64) Options {
 	o.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: vectorWeight, ipc.ChannelGraph: o.Weights[ipc.ChannelGraph]}
 	o.Fusion = FusionConvex
+	o.KeywordVectorCut = 1 - keywordScale
 	return o
 }
 
-// Default vector weights (docs/architecture.md, "Hybrid retrieval"). The
-// offline USE-lite embedder was measured on the vault question sets,
-// SciFact and Cranfield: 0.05 is the largest weight that improves
-// paraphrased questions and loses nothing elsewhere. Any other embedder —
-// a model behind Ollama or an OpenAI-compatible server, or a plugin — is
-// not assumed to be that weak: it joins at 0.3, where a clear answer
-// (far above the noise floor) overturns a lexical near-tie and a
-// near-noise one does not.
+// Default vector weights (docs/architecture.md, "Hybrid retrieval"),
+// for questions and descriptions and, scaled, for keyword queries.
+//
+// The offline USE-lite embedder was measured on the vault question sets,
+// SciFact and Cranfield: at 0.075 for questions paraphrased questions
+// improve most while link questions, SciFact and Cranfield lose nothing,
+// and keyword queries are best left to the lexical channel (any vector
+// weight on them moved a relevant note out of the top 5).
+//
+// Any other embedder — a model behind Ollama or an OpenAI-compatible
+// server, or a plugin — is not assumed to be that weak: it joins at 0.3,
+// where a clear answer (far above the noise floor) overturns a lexical
+// near-tie and a near-noise one does not, and at half that for keyword
+// queries, which name what they want in the notes' own words.
 const (
-	VectorWeight        = 0.3
-	VectorWeightUseLite = 0.05
+	VectorWeight              = 0.3
+	KeywordVectorScale        = 0.5
+	VectorWeightUseLite       = 0.075
+	KeywordVectorScaleUseLite = 0
 )

@@ -125,7 +125,7 @@ func TestStrongEmbedderCarriesMoreWeight(t *testing.T) {
 	weak := channelLists{lex: lex, vec: []index.Hit{h(2, 0.47), h(1, 0.45)}, floor: 0.44}
 	strong := channelLists{lex: lex, vec: []index.Hit{h(2, 0.82), h(1, 0.31)}, floor: 0.30}
 	// At the default hybrid weight: no config edit.
-	v := HybridDefaults(DefaultOptions, VectorWeight).Weights[ipc.ChannelVector]
+	v := HybridDefaults(DefaultOptions, VectorWeight, KeywordVectorScale).Weights[ipc.ChannelVector]
 	if p := fusedOf(fuse(o, weak, weights(1, v, 0))); p[0].path != "a.md" {
 		t.Errorf("a weak embedder's near-noise opinion overturned the lexical order: %v", p)
 	}
@@ -199,11 +199,40 @@ func TestHybridDefaults(t *testing.T) {
 	base := DefaultOptions
 	base.Weights = map[string]float64{ipc.ChannelLexical: 1, ipc.ChannelVector: 0, ipc.ChannelGraph: 0.3}
 	base.Fusion = FusionRRF
-	o := HybridDefaults(base, VectorWeight)
-	if o.Fusion != FusionConvex || o.Weights[ipc.ChannelVector] <= 0 || o.Weights[ipc.ChannelLexical] != 1 || o.Weights[ipc.ChannelGraph] != 0.3 {
+	o := HybridDefaults(base, VectorWeight, KeywordVectorScale)
+	if o.Fusion != FusionConvex || o.Weights[ipc.ChannelVector] <= 0 || o.Weights[ipc.ChannelLexical] != 1 || o.Weights[ipc.ChannelGraph] != 0.3 ||
+		o.KeywordVectorCut != 1-KeywordVectorScale {
 		t.Errorf("hybrid defaults = %+v", o)
 	}
 	if base.Weights[ipc.ChannelVector] != 0 || DefaultOptions.Weights[ipc.ChannelVector] != 0 {
 		t.Error("HybridDefaults changed its argument's weights")
+	}
+}
+
+// The configured vector weight follows the query's shape: a keyword query
+// gets it scaled by KeywordVectorScale, a question all of it; a weight the
+// request sets is the request's.
+func TestVectorWeightFollowsTheQueryShape(t *testing.T) {
+	o := HybridDefaults(DefaultOptions, 0.3, 0.5)
+	for _, tc := range []struct {
+		text string
+		req  Request
+		want float64
+	}{
+		{"sync version history", Request{}, 0.15},
+		{"how do I get back an older version of a note", Request{}, 0.3},
+		{"sync version history", Request{Weights: map[string]float64{ipc.ChannelVector: 0.2}}, 0.2},
+	} {
+		if got := o.weight(tc.req, ipc.ChannelVector, tc.text); got != tc.want {
+			t.Errorf("%q %+v: vector weight %v, want %v", tc.text, tc.req.Weights, got, tc.want)
+		}
+		if got := o.weight(tc.req, ipc.ChannelLexical, tc.text); got != 1 {
+			t.Errorf("%q: lexical weight %v, want 1", tc.text, got)
+		}
+	}
+	// Scale 0: a keyword query leaves the vector channel out (weight 0:
+	// not run in hybrid mode).
+	if got := HybridDefaults(DefaultOptions, 0.075, 0).weight(Request{}, ipc.ChannelVector, "excalidraw plugin"); got != 0 {
+		t.Errorf("keyword query with scale 0: vector weight %v", got)
 	}
 }

@@ -196,6 +196,8 @@ func TestParseErrors(t *testing.T) {
 			[]want{{2, "daemon.data_dir", "is not a directory"}}},
 		{"unknown channel weight", "[search]\nweights = { fulltext = 1 }\n",
 			[]want{{2, "search.weights.fulltext", "unknown channel \"fulltext\": want lexical, vector, graph"}}},
+		{"keyword vector scale over 1", "[search]\nkeyword_vector_scale = 1.5\n",
+			[]want{{2, "search.keyword_vector_scale", "must be between 0 and 1, got 1.5"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -299,6 +301,22 @@ func TestSuggest(t *testing.T) {
 		if got := suggest(tt.in, indexKeys); got != tt.want {
 			t.Errorf("suggest(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// keyword_vector_scale is read as the share of the vector weight a keyword
+// query keeps; unset, ragd picks it per embedder.
+func TestSearchKeywordVectorScale(t *testing.T) {
+	dir := fixture(t)
+	cfg, err := Parse("ragd.toml", []byte("[search]\nkeyword_vector_scale = 0.25\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Search.KeywordVectorScale; s == nil || *s != 0.25 {
+		t.Errorf("keyword_vector_scale = %v", s)
+	}
+	if cfg, err = Parse("ragd.toml", []byte("[search]\n"), dir); err != nil || cfg.Search.KeywordVectorScale != nil {
+		t.Errorf("unset: %v, %v", cfg.Search.KeywordVectorScale, err)
 	}
 }
 

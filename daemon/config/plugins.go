@@ -59,6 +59,9 @@ type Search struct {
 	MinBM25, MinSimilarity float64
 	// Alpha drops candidates scoring under alpha × the best (denoising).
 	Alpha float64
+	// KeywordVectorScale multiplies the vector weight for a query typed as
+	// a few keywords; nil lets ragd pick per embedder.
+	KeywordVectorScale *float64
 }
 
 // Plugin kinds.
@@ -66,7 +69,7 @@ var pluginKinds = []string{"embedder", "extractor", "reranker"}
 
 var (
 	pluginKeys = []string{"name", "kind", "builtin", "subprocess", "command", "args", "env", "timeout", "concurrency", "extensions", "options"}
-	searchKeys = []string{"embedder", "reranker", "fusion", "weights", "min_bm25", "min_similarity", "alpha"}
+	searchKeys = []string{"embedder", "reranker", "fusion", "weights", "min_bm25", "min_similarity", "alpha", "keyword_vector_scale"}
 )
 
 // Defaults of plugin and search settings.
@@ -296,6 +299,9 @@ func (v *validator) search(t map[string]any, s *Search) {
 	}
 	if f, line, ok := v.float(t, p, "alpha"); ok && v.inRange(line, "search.alpha", f, 0, false, 1) {
 		s.Alpha = f
+	}
+	if f, line, ok := v.float(t, p, "keyword_vector_scale"); ok && v.inRange(line, "search.keyword_vector_scale", f, 0, false, 1) {
+		s.KeywordVectorScale = &f
 	}
 }
 
