@@ -32,11 +32,16 @@ func (cs coverSet) died(h uint64) {
 }
 
 // cover starts keeping the cover of space id, whose stored vectors are
-// have, and returns it. It walks the live chunks once.
+// have, and returns it. It walks the live chunks once. A pass in bulk mode
+// may hold committed notes that no segment shows yet, and whose texts were
+// written while no cover was kept to record them: they are made
+// searchable first, so the walk sees them (a later write's texts are
+// recorded as they are written, under the lock held here).
 func (s *Store) cover(id uint64, have map[uint64]struct{}) *cover {
 	m := s.mem
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	s.lex.RevealAll()
 	v := s.view()
 	defer v.Release()
 	c := &cover{have: have, missing: make(map[uint64]struct{})}

@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/index/indextest"
+	"github.com/ragd/ragd/index/ingest"
 )
 
 func TestVectorsPendingPutAndSearch(t *testing.T) {
@@ -205,5 +207,31 @@ func TestVectorsReusedByContent(t *testing.T) {
 	}
 	if n, err := s.CollectVectors(); err != nil || n != 0 {
 		t.Errorf("second collect = %d, %v", n, err)
+	}
+}
+
+// A vector space loaded while a bulk pass holds committed notes that no
+// segment shows yet (a cold index with an embedder: the embedding worker
+// learns the embedder's space part way through the pass) still has every
+// chunk text in its backlog: none is left unembedded until a restart.
+func TestBacklogOfASpaceLoadedDuringABulkPass(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	end := s.BeginBulk()
+	if _, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), ingest.SyncOptions{Vault: "v"},
+		indextest.WriteVault(t, t.TempDir(), vecCorpus)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseEmbedder(sigA, 4); err != nil {
+		t.Fatal(err)
+	}
+	end()
+	live, _ := liveTexts(t, s)
+	_, pend, total := pendingTexts(t, s)
+	if total != len(live) || len(pend) != len(live) {
+		t.Fatalf("backlog %d texts (%d listed), want every live text: %d", total, len(pend), len(live))
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -65,6 +65,15 @@ func (s *Set) Reveal(ids []uint64) {
 	}
 }
 
+// RevealAll makes the notes collected in bulk mode searchable now: the
+// store calls it before it walks every live chunk (a vector space's
+// backlog), which must see every note committed.
+func (s *Set) RevealAll() {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	s.finishPending()
+}
+
 // applyBulk is Apply in bulk mode (caller holds bmu).
 func (s *Set) applyBulk(seq uint64, deletes []uint64, puts []*Note) {
 	if s.pend != nil && slices.ContainsFunc(puts, func(n *Note) bool { return s.pend.has(n.ID) }) {
