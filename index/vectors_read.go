@@ -28,6 +28,23 @@ func (s *Store) ActiveSignature() string {
 // is applied inside the vector index's candidate generation, so k in-scope
 // chunks come back whenever k exist. Chunks sharing a text share its score.
 func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]Hit, error) {
+	return s.vectorSearch(sig, q, k, filter, false)
+}
+
+// VectorSearchExact is VectorSearch scoring every vector instead of
+// walking the graph: slower, but it never misses the nearest (a
+// meaningless probe, far from everything, is where a graph search misses
+// most).
+func (s *Store) VectorSearchExact(sig string, q []float32, k int, filter Filter) ([]Hit, error) {
+	return s.vectorSearch(sig, q, k, filter, true)
+}
+
+// exactSearcher is a vector index that can also search without its graph.
+type exactSearcher interface {
+	SearchExact(q []float32, k int, filter vector.Filter) []vector.Neighbor
+}
+
+func (s *Store) vectorSearch(sig string, q []float32, k int, filter Filter, exact bool) ([]Hit, error) {
 	v := &s.vecs
 	v.mu.RLock()
 	defer v.mu.RUnlock()
@@ -78,7 +95,12 @@ func (s *Store) VectorSearch(sig string, q []float32, k int, filter Filter) ([]H
 		}
 		return false
 	}
-	ns := sp.idx.Search(q, k, keep)
+	var ns []vector.Neighbor
+	if ex, ok := sp.idx.(exactSearcher); ok && exact {
+		ns = ex.SearchExact(q, k, keep)
+	} else {
+		ns = sp.idx.Search(q, k, keep)
+	}
 	first := func(h uint64) ChunkRef {
 		if rs := refs(h); len(rs) > 0 {
 			return rs[0]

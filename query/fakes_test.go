@@ -154,6 +154,12 @@ func (f *fakeIndex) VectorSearch(sig string, q []float32, k int, filter index.Fi
 	return take(f.vec, k, filter), nil
 }
 
+// VectorSearchExact answers as VectorSearch does: the fake's vector list
+// is already exact.
+func (f *fakeIndex) VectorSearchExact(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error) {
+	return f.VectorSearch(sig, q, k, filter)
+}
+
 func (f *fakeIndex) Embedded(inScope index.Filter) map[[2]string]bool {
 	f.record("embedded", nil, 0, inScope)
 	out := map[[2]string]bool{}

@@ -146,7 +146,7 @@ func TestDenoiseAlpha(t *testing.T) {
 // Calibrate measures the floor as the best similarity of meaningless
 // probes plus a margin; it applies when MinSimilarity is unset, and a
 // configured MinSimilarity wins over it. It is measured again only when
-// the space grew or shrank by a fifth.
+// the space grew or shrank by a hundredth.
 func TestCalibratedSimilarityFloor(t *testing.T) {
 	f := threeChannels() // vector best is 0.9
 	emb := &fakeEmbedder{sig: "s", vec: []float32{1}}
@@ -173,15 +173,15 @@ func TestCalibratedSimilarityFloor(t *testing.T) {
 		t.Errorf("above the calibrated floor: %+v", r)
 	}
 	// Probes now reach 0.93: not measured again until the space changes
-	// by a fifth.
+	// by a hundredth.
 	f.vec = []index.Hit{hit(9, "notes", "z.md", 0.93)}
-	f.stats.Vectors = 119
+	f.stats.Vectors = 100
 	if _, measured, _ := e.Calibrate(context.Background(), f); measured {
-		t.Error("measured again after a small change")
+		t.Error("measured again without a change")
 	}
-	f.stats.Vectors = 120
+	f.stats.Vectors = 101
 	if fl, measured, _ := e.Calibrate(context.Background(), f); !measured || !near(fl, 0.93+calibrationMargin) {
-		t.Errorf("not measured again after growing by a fifth: %v %v", fl, measured)
+		t.Errorf("not measured again after growing by a hundredth: %v %v", fl, measured)
 	}
 	f.vec = vec
 	notGrounded(t, "under the calibrated floor", search(e))

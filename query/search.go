@@ -42,6 +42,7 @@ type Index interface {
 	LinkSearch(terms []string, embeds bool, k int, filter index.Filter) ([]index.Hit, []index.DocID)
 	GraphSearch(terms []string, k int, filter index.Filter) ([]index.Hit, []graph.Match)
 	VectorSearch(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
+	VectorSearchExact(sig string, q []float32, k int, filter index.Filter) ([]index.Hit, error)
 	Embedded(inScope index.Filter) map[[2]string]bool
 	MetaFilter(tags []string, after, before time.Time) index.Filter
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)

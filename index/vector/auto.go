@@ -180,6 +180,18 @@ func (a *Auto) Search(q []float32, k int, filter Filter) []Neighbor {
 	return a.graph.Search(q, k, filter)
 }
 
+// SearchExact returns the k best in-scope vectors, best first, by scoring
+// every one (no graph): for the rare search that must not miss, such as
+// calibrating a similarity floor.
+func (a *Auto) SearchExact(q []float32, k int, filter Filter) []Neighbor {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.exact != nil {
+		return a.exact.Search(q, k, filter)
+	}
+	return a.graph.SearchExact(q, k, filter)
+}
+
 // minSelectivity is the in-scope fraction below which a filtered search on
 // a graph of live vectors scans exactly.
 func (a *Auto) minSelectivity(live, k int) float64 {

@@ -408,3 +408,36 @@ func TestDot(t *testing.T) {
 		}
 	}
 }
+
+// SearchExact scores every vector, graph or not: it finds what a scan
+// finds, for queries far from every vector too (where a graph search
+// misses most).
+func TestAutoSearchExact(t *testing.T) {
+	t.Parallel()
+	rng := newRand(29)
+	vecs := clustered(rng, 600, 16, 6, 1.5)
+	a := NewAuto(16, AutoOptions{Threshold: 200})
+	e := NewExact(16)
+	for i, v := range vecs {
+		a.Add(Key(i), v)
+		e.Add(Key(i), v)
+	}
+	if !a.IsGraph() {
+		t.Fatal("not a graph")
+	}
+	for range 50 {
+		q := make([]float32, 16)
+		for d := range q {
+			q[d] = float32(rng.NormFloat64())
+		}
+		got, want := a.SearchExact(q, 3, nil), e.Search(q, 3, nil)
+		if len(got) != len(want) {
+			t.Fatalf("%d results, want %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i].Key != want[i].Key {
+				t.Fatalf("result %d: key %d, want %d", i, got[i].Key, want[i].Key)
+			}
+		}
+	}
+}
