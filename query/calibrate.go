@@ -53,8 +53,8 @@ type calibration struct {
 // recalibrateShare is how much the space must grow or shrink for the floor
 // to be measured again. Measuring embeds a handful of probes, little
 // beside embedding a hundredth of the space, and the floor moves with the
-// space: measured on 85 % of Cranfield's chunks during a first pass it was
-// 0.378, on all of them 0.459.
+// space: on Cranfield it was 0.378 on 1,267 of the 1,875 chunk texts, 0.459
+// on all of them.
 const recalibrateShare = 0.01
 
 // Calibrate measures the similarity floor when the active space holds
