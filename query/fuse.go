@@ -336,10 +336,10 @@ func HybridDefaults(o Options, vectorWeight, keywordScale float64) Options {
 // for questions and descriptions and, scaled, for keyword queries.
 //
 // The offline USE-lite embedder was measured on the vault question sets,
-// SciFact and Cranfield: at 0.075 for questions paraphrased questions
-// improve most while link questions, SciFact and Cranfield lose nothing,
-// and keyword queries are best left to the lexical channel (any vector
-// weight on them moved a relevant note out of the top 5).
+// SciFact and Cranfield: at 0.1 for questions paraphrased questions
+// improve most while no other kind, SciFact or Cranfield loses, and
+// keyword queries are best left to the lexical channel (any vector weight
+// on them moved a relevant note out of the top 5).
 //
 // Any other embedder — a model behind Ollama or an OpenAI-compatible
 // server, or a plugin — is not assumed to be that weak: it joins at 0.3,
@@ -349,6 +349,6 @@ func HybridDefaults(o Options, vectorWeight, keywordScale float64) Options {
 const (
 	VectorWeight              = 0.3
 	KeywordVectorScale        = 0.5
-	VectorWeightUseLite       = 0.075
+	VectorWeightUseLite       = 0.1
 	KeywordVectorScaleUseLite = 0
 )
