@@ -65,10 +65,10 @@ func (s *searcher) anchors() {
 						a.locate(k, seg, tab, key)
 					}
 					if st.self == selfNone {
-						if st.at == 0 || len(tab.keys[st.at-1].refs) == 0 {
+						if st.at == 0 || tab.keys[st.at-1].located == 0 {
 							continue
 						}
-					} else if st.self == it.source || st.self == selfMany && tab.keys[st.at-1].names(Ref{k, it.source}) {
+					} else if st.self == it.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, it.source}) {
 						self = append(self, selfLink{key, it.source, w})
 						continue
 					}
@@ -81,12 +81,12 @@ func (s *searcher) anchors() {
 			for _, key := range touched {
 				w := sc.kw[key]
 				sc.kw[key] = 0
-				for _, ref := range tab.keys[tab.st[key].at-1].refs {
+				for _, ref := range tab.refsOf(&tab.keys[tab.st[key].at-1]) {
 					a.add(ref, g, w)
 				}
 			}
 			for _, l := range self {
-				for _, ref := range tab.keys[tab.st[l.key].at-1].refs {
+				for _, ref := range tab.refsOf(&tab.keys[tab.st[l.key].at-1]) {
 					if ref != (Ref{k, l.source}) {
 						a.add(ref, g, l.w)
 					}
@@ -147,12 +147,14 @@ func (a *anchorSums) locate(k int, seg *Segment, tab *keyTable, key uint32) {
 			ids = a.s.q.Resolve(ref)
 			a.cache[ref] = ids
 		}
-		tab.keys = append(tab.keys, resolvedKey{ids: ids})
+		tab.keys = append(tab.keys, resolvedKey{off: uint32(len(tab.ids)), n: uint32(len(ids))})
+		tab.ids = append(tab.ids, ids...)
+		tab.refs = append(tab.refs, make([]Ref, len(ids))...)
 		st.at = int32(len(tab.keys))
 	}
 	t := &tab.keys[st.at-1]
-	t.refs = t.refs[:0]
-	for _, id := range t.ids {
+	t.located = 0
+	for _, id := range tab.ids[t.off:][:t.n] {
 		ref, ok := a.found[id]
 		if !ok {
 			if ref, ok = a.s.v.Find(id); !ok {
@@ -161,11 +163,12 @@ func (a *anchorSums) locate(k int, seg *Segment, tab *keyTable, key uint32) {
 			a.found[id] = ref
 		}
 		if ref.seg >= 0 {
-			t.refs = append(t.refs, ref)
+			tab.refs[t.off+t.located] = ref
+			t.located++
 		}
 	}
 	st.self, st.view = selfNone, a.view
-	for _, ref := range t.refs {
+	for _, ref := range tab.refsOf(t) {
 		if ref.seg != k {
 			continue
 		}
@@ -187,10 +190,15 @@ type resolvedKeys struct {
 	keys keyTable
 }
 
-// keyTable holds resolved keys by key number.
+// keyTable holds resolved keys by key number. The ids a key resolved to
+// and the notes they are located at in the view are kept in two arenas, a
+// slot of each per id (an id is at one place in a view at most): a key
+// costs a few dozen bytes, not a record with two slices of its own.
 type keyTable struct {
 	st   []keyState // by key number
 	keys []resolvedKey
+	ids  []uint64
+	refs []Ref
 }
 
 // keyState is what a search reads of a key at each of its postings.
@@ -207,16 +215,19 @@ const (
 	selfMany = ^uint32(0) - 1
 )
 
-// resolvedKey is the notes a link target key names: their ids, and where
-// they are in the view its keyState names (Ref, live notes only).
+// resolvedKey is where a resolved key's ids (n of them, from off in the
+// ids arena) and their located notes (located of them, from off in the refs
+// arena: live notes only, in the view its keyState names) are.
 type resolvedKey struct {
-	ids  []uint64
-	refs []Ref
+	off, n, located uint32
 }
 
-// names reports whether the key names the note at ref.
-func (t *resolvedKey) names(ref Ref) bool {
-	for _, r := range t.refs {
+// refsOf returns the notes resolved key t names in its view.
+func (tab *keyTable) refsOf(t *resolvedKey) []Ref { return tab.refs[t.off:][:t.located] }
+
+// names reports whether resolved key t names the note at ref.
+func (tab *keyTable) names(t *resolvedKey, ref Ref) bool {
+	for _, r := range tab.refsOf(t) {
 		if r == ref {
 			return true
 		}
@@ -224,9 +235,11 @@ func (t *resolvedKey) names(ref Ref) bool {
 	return false
 }
 
-// maxResolved caps the keys a segment keeps resolved (the table by key
-// number costs 16 bytes a key; a resolved key ~60 bytes and its targets).
-const maxResolved = 1 << 16
+// maxResolved caps the ids a segment's table keeps resolved (about 40
+// bytes each, with the key's share of the table by key number): a 50×
+// vault's segments hold ~200,000 keys each, and a cap below that made
+// every common word's search resolve its keys again.
+const maxResolved = 1 << 21
 
 // begin returns the key table of a search with generation gen over a
 // segment with n keys: the kept one, locked until end, or without a
@@ -236,7 +249,7 @@ func (r *resolvedKeys) begin(gen uint64, n uint32) *keyTable {
 		return &keyTable{st: make([]keyState, n)}
 	}
 	r.mu.Lock()
-	if r.gen != gen || r.keys.st == nil || len(r.keys.keys) > maxResolved {
+	if r.gen != gen || r.keys.st == nil || len(r.keys.ids) > maxResolved {
 		r.gen, r.keys = gen, keyTable{st: make([]keyState, n)}
 	}
 	return &r.keys
