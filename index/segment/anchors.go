@@ -115,6 +115,26 @@ type anchorSums struct {
 	rows  int                 // of s.anchorW
 	cache map[string][]uint64 // keys resolved in this search
 	found map[uint64]Ref      // ids located in this search
+	byNum map[uint32]int      // the view's segments by number (relocate)
+}
+
+// relocate returns where loc is in the search's view: its segment's place
+// in the view, if the segment is in it and the note not deleted there.
+func (a *anchorSums) relocate(loc noteLoc) (Ref, bool) {
+	if loc.seg == 0 {
+		return Ref{}, false
+	}
+	if a.byNum == nil {
+		a.byNum = make(map[uint32]int, len(a.s.v.segs))
+		for k, ss := range a.s.v.segs {
+			a.byNum[ss.seg.num] = k
+		}
+	}
+	k, ok := a.byNum[loc.seg]
+	if !ok || a.s.v.segs[k].deleted(loc.note) {
+		return Ref{}, false
+	}
+	return Ref{k, loc.note}, true
 }
 
 // add gives the note at ref weight w for word g.
@@ -150,17 +170,28 @@ func (a *anchorSums) locate(k int, seg *Segment, tab *keyTable, key uint32) {
 		tab.keys = append(tab.keys, resolvedKey{off: uint32(len(tab.ids)), n: uint32(len(ids))})
 		tab.ids = append(tab.ids, ids...)
 		tab.refs = append(tab.refs, make([]Ref, len(ids))...)
+		tab.locs = append(tab.locs, make([]noteLoc, len(ids))...)
 		st.at = int32(len(tab.keys))
 	}
 	t := &tab.keys[st.at-1]
 	t.located = 0
-	for _, id := range tab.ids[t.off:][:t.n] {
-		ref, ok := a.found[id]
+	for i, id := range tab.ids[t.off:][:t.n] {
+		// Where the note was found in an earlier view holds while its
+		// segment is still in this one and the note not deleted there
+		// (a changed note is deleted where it was and added anew).
+		loc := &tab.locs[t.off+uint32(i)]
+		ref, ok := a.relocate(*loc)
 		if !ok {
-			if ref, ok = a.s.v.Find(id); !ok {
-				ref.seg = -1
+			if ref, ok = a.found[id]; !ok {
+				if ref, ok = a.s.v.Find(id); !ok {
+					ref.seg = -1
+				}
+				a.found[id] = ref
 			}
-			a.found[id] = ref
+			*loc = noteLoc{}
+			if ref.seg >= 0 {
+				*loc = noteLoc{a.s.v.segs[ref.seg].seg.num, ref.note}
+			}
 		}
 		if ref.seg >= 0 {
 			tab.refs[t.off+t.located] = ref
@@ -198,8 +229,13 @@ type keyTable struct {
 	st   []keyState // by key number
 	keys []resolvedKey
 	ids  []uint64
-	refs []Ref
+	refs []Ref     // in the view of the key's keyState; located of them
+	locs []noteLoc // by id: where it was last found, whatever the view
 }
+
+// noteLoc is where a note was found: its segment's number (Segment.num;
+// 0 none) and the note's number in it.
+type noteLoc struct{ seg, note uint32 }
 
 // keyState is what a search reads of a key at each of its postings.
 type keyState struct {

@@ -31,7 +31,13 @@ type Segment struct {
 	refs     atomic.Int32
 	lens     noteLens     // the notes' weighted lengths (score.go)
 	resolved resolvedKeys // anchor target keys resolved (anchors.go)
+	// num numbers the segments opened in this process (from 1): where a
+	// note was found stays meaningful from one view to the next.
+	num uint32
 }
+
+// segmentNums numbers segments (Segment.num).
+var segmentNums atomic.Uint32
 
 // Open checks a segment's header and section table; it does not read the
 // sections (see Verify).
@@ -42,7 +48,7 @@ func Open(b []byte) (*Segment, error) {
 	if v := le.Uint32(b[hVersion:]); v != version {
 		return nil, corrupt("version %d", v)
 	}
-	s := &Segment{b: b, size: int64(len(b))}
+	s := &Segment{b: b, size: int64(len(b)), num: segmentNums.Add(1)}
 	s.notes, s.chunks = le.Uint32(b[hNotes:]), le.Uint32(b[hChunks:])
 	s.terms, s.keys = le.Uint32(b[hTerms:]), le.Uint32(b[hKeys:])
 	s.sumBody, s.sumHead, s.sumTitle = le.Uint64(b[hSumBody:]), le.Uint64(b[hSumHead:]), le.Uint64(b[hSumTitle:])
