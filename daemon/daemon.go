@@ -207,9 +207,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		case <-workCtx.Done():
 		}
 		// The start-up pass is over and the graph loaded: the pass's
-		// segments to disk, the memory both used back to the system.
+		// segments to disk, the memory both used back to the system, and
+		// again once Badger has let go of its table builders.
 		done := d.working()
-		defer done()
 		if workCtx.Err() == nil {
 			if err := store.Settle(workCtx); err != nil {
 				d.log.Warn("could not write the index segments after the start-up pass", "err", err)
@@ -218,6 +218,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 		restoreMemory()
 		d.settleMemory()
+		done()
+		d.settleBuilders(workCtx)
 	}()
 	if d.embedding != nil {
 		wg.Add(1)
