@@ -91,7 +91,7 @@ func (d *Daemon) Status(ctx context.Context) (*ipc.StatusResponse, error) {
 	for i := range resp.Vaults {
 		v := &resp.Vaults[i]
 		w := watchers[v.Name]
-		if v.Watching == watchOn && (w == nil || !w.Alive()) {
+		if v.Watching == watchOn && (w == nil || !w.Intact()) {
 			v.Watching = watchOffline
 		}
 		var watched []watch.Skipped

@@ -52,6 +52,9 @@ type Daemon struct {
 	// startup is the start-up pass when ragd restarts on an index that has
 	// documents: queries wait for it (awaitStartup). nil on a first start.
 	startup *job
+
+	ln   *ipc.Listener
+	busy int // work keeping the CPU busy (working); guarded by mu
 }
 
 type vaultState struct {
@@ -130,6 +133,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 		return err
 	}
+	d.ln = ln
 	srv := &http.Server{
 		Handler:           ipc.NewHandler(d, d.log),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -203,7 +207,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		case <-workCtx.Done():
 		}
 		// The start-up pass is over and the graph loaded: the pass's
-		// segments to disk, the memory both used back to the system.
+		// segments to disk, the memory both used back to the system, and
+		// again once Badger has let go of its table builders.
+		done := d.working()
 		if workCtx.Err() == nil {
 			if err := store.Settle(workCtx); err != nil {
 				d.log.Warn("could not write the index segments after the start-up pass", "err", err)
@@ -212,6 +218,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 		restoreMemory()
 		d.settleMemory()
+		done()
+		d.settleBuilders(workCtx)
 	}()
 	if d.embedding != nil {
 		wg.Add(1)
@@ -293,4 +301,27 @@ func (d *Daemon) awaitStartup(ctx context.Context) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
+}
+
+// working marks the start of work that keeps the CPU busy — a pass, the
+// merges and collections after the start-up pass — and returns the
+// function that marks its end. While any runs, the socket looks for
+// requests itself (ipc.Listener.Polling), so that status and queries are
+// answered within a time slice of the indexing, not after the runtime's
+// network poller gets to them.
+func (d *Daemon) working() (done func()) {
+	d.mu.Lock()
+	d.busy++
+	if d.busy == 1 {
+		d.ln.Polling(true)
+	}
+	d.mu.Unlock()
+	return sync.OnceFunc(func() {
+		d.mu.Lock()
+		d.busy--
+		if d.busy == 0 {
+			d.ln.Polling(false)
+		}
+		d.mu.Unlock()
+	})
 }

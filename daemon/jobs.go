@@ -28,6 +28,7 @@ func (d *Daemon) runJobs(ctx context.Context) {
 			return
 		}
 		j.started = time.Now()
+		done := d.working()
 		d.mu.Lock()
 		d.active = j
 		d.mu.Unlock()
@@ -48,6 +49,7 @@ func (d *Daemon) runJobs(ctx context.Context) {
 			d.store.CheckGraph()
 			graphChanged = false
 		}
+		done()
 	}
 }
 

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -111,4 +112,38 @@ func (d *Daemon) settleMemory() {
 		return
 	}
 	d.log.Debug("released the index's mapped pages", "mapped_mb", n>>20)
+}
+
+// Badger's table builders outlive the pass that used them (index.Store.
+// BuildersHeld): once it has let go of the last, what they held is garbage,
+// but an idle daemon allocates nothing and would not collect it before the
+// runtime's forced collection two minutes later, nor return its pages then
+// (the heap's goal is twice the live heap). builderPoll and builderWait
+// bound the wait for them.
+const (
+	builderPoll = 250 * time.Millisecond
+	builderWait = 30 * time.Second
+)
+
+// settleBuilders waits until Badger holds no table builder, at most
+// builderWait, and then settles the memory again, if it held any when
+// called. It is called after settleMemory on the start-up pass's memory.
+func (d *Daemon) settleBuilders(ctx context.Context) {
+	if d.store.BuildersHeld() == 0 {
+		return
+	}
+	t := time.NewTicker(builderPoll)
+	defer t.Stop()
+	deadline := time.NewTimer(builderWait)
+	defer deadline.Stop()
+	for d.store.BuildersHeld() > 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		case <-t.C:
+		}
+	}
+	d.settleMemory()
 }

@@ -168,9 +168,9 @@ func (s *Store) Check() error {
 // texts without a vector.
 func (s *Store) checkKept(vaults map[string]VaultCount) error {
 	m := s.mem
-	m.mu.RLock()
+	m.tmu.Lock()
 	failed := maps.Clone(m.failed)
-	m.mu.RUnlock()
+	m.tmu.Unlock()
 	for id, f := range failed {
 		if d, err := s.document(id); err != nil || d == nil || d.Vault != f.vault || f.path != "" && d.Path != f.path {
 			return fmt.Errorf("index check: failed document %s is listed as %s/%s", id, f.vault, f.path)
@@ -178,11 +178,14 @@ func (s *Store) checkKept(vaults map[string]VaultCount) error {
 	}
 	v := s.view()
 	defer v.Release()
+	m.tmu.Lock()
+	counts := m.counts
+	m.tmu.Unlock()
+	if !maps.Equal(s.vcounts, vaults) || !maps.Equal(counts, vaults) {
+		return fmt.Errorf("index check: per-vault counts %v (in memory %v) differ from the documents' %v", s.vcounts, counts, vaults)
+	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if !maps.Equal(s.vcounts, vaults) || !maps.Equal(m.counts, vaults) {
-		return fmt.Errorf("index check: per-vault counts %v (in memory %v) differ from the documents' %v", s.vcounts, m.counts, vaults)
-	}
 	for id, c := range m.covers {
 		var bad error
 		v.EachChunk(func(_ uint64, _ uint32, h uint64) bool {

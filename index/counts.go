@@ -71,14 +71,15 @@ func parseFailed(v []byte) failedDoc {
 }
 
 // Counts returns documents, searchable chunks and failed files per vault.
-// They are kept as documents are written: this costs O(vaults).
+// They are kept as documents are written: this costs O(vaults), and never
+// waits for the graph's lock.
 func (s *Store) Counts() (map[string]VaultCount, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
 	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+	m.tmu.Lock()
+	defer m.tmu.Unlock()
 	return maps.Clone(m.counts), nil
 }
 
@@ -91,13 +92,13 @@ func (s *Store) FailedDocuments(vault string, limit int) ([]Document, error) {
 	}
 	var refs []ref
 	m := s.mem
-	m.mu.RLock()
+	m.tmu.Lock()
 	for id, f := range m.failed {
 		if f.vault == vault {
 			refs = append(refs, ref{id, f.path})
 		}
 	}
-	m.mu.RUnlock()
+	m.tmu.Unlock()
 	var out []Document
 	err := s.db.View(func(txn *badger.Txn) error {
 		// Entries written before the path was kept: read their records.

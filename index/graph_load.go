@@ -181,6 +181,7 @@ func (s *Store) loadGraph(txn *badger.Txn, v *segment.View, seq uint64, counts m
 			}
 		}
 	}
+	m.publishGraph() // no change reaches the graph before ready is closed
 	close(m.ready)
 	if err != nil && !errors.Is(err, errStopped) {
 		problem := "could not load the graph: " + err.Error()

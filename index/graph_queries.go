@@ -74,9 +74,8 @@ func (s *Store) Embedded(inScope Filter) map[[2]string]bool {
 // this costs O(1), and the inconsistency the last CheckGraph found ("" if
 // none, or before the first check).
 func (s *Store) GraphStats() graph.Stats {
-	s.mem.rlockGraph()
-	st := s.mem.graph.Counts()
-	s.mem.mu.RUnlock()
+	s.mem.wantGraph()
+	st := *s.mem.graphStats.Load()
 	if p := s.graphProblem.Load(); p != nil {
 		st.Problem = *p
 	}

@@ -20,12 +20,24 @@ var DefaultBM25 = segment.DefaultParams
 // memIndex is what the store keeps in memory beside the segments: the
 // entity graph, the failed documents, the per-vault counts (counts.go) and
 // the vector spaces' backlogs (vectors_cover.go).
+//
+// What status reads is kept apart from the graph's lock, whose holders may
+// work for a while (a batch's notes added to a graph of hundreds of
+// thousands, a table that doubles, lists copied when trimmed): the counts
+// and the failed documents under tmu, held only to read or replace them;
+// the graph's counts and the backlogs' sizes published as they change
+// (graphStats, cover's sizes). Status then never waits for the graph.
 type memIndex struct {
 	mu     sync.RWMutex
 	graph  *graph.Graph
-	failed map[DocID]failedDoc
-	counts map[string]VaultCount // as of the last applied commit
 	covers coverSet
+	// graphStats is graph.Counts as of the graph's last change, set under
+	// mu (nil until the graph is loaded).
+	graphStats atomic.Pointer[graph.Stats]
+
+	tmu    sync.Mutex
+	failed map[DocID]failedDoc   // guarded by tmu
+	counts map[string]VaultCount // as of the last applied commit; guarded by tmu
 	// ready is closed once the graph is loaded (graph_load.go): readers of
 	// the graph and writers wait for it.
 	ready chan struct{}
@@ -40,6 +52,13 @@ type memIndex struct {
 	// graph's relations are wanted: the load reads them only then.
 	loadNow  chan struct{}
 	loadOnce sync.Once
+}
+
+// publishGraph publishes the graph's counts; the caller holds mu (or is
+// the graph's load, before anyone reads it).
+func (m *memIndex) publishGraph() {
+	st := m.graph.Counts()
+	m.graphStats.Store(&st)
 }
 
 func newMemIndex() *memIndex {

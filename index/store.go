@@ -81,11 +81,14 @@ type Options struct {
 //     fields; held shared by vector searches, exclusively only to swap a
 //     pointer, never across I/O. A space's vector.Index has locks of its
 //     own and is safe beside searches, also while it is being saved.
-//  4. mem.mu (memIndex, RW) — the entity graph (index/graph), failed
-//     documents, per-vault counts and vector backlogs. Taken after a
-//     transaction has committed, and by the graph's load after Open
-//     (graph_load.go) per batch of decoded records; never held while
-//     Badger or a file is read or written.
+//  4. mem.mu (memIndex, RW) — the entity graph (index/graph) and vector
+//     backlogs. Taken after a transaction has committed, and by the
+//     graph's load after Open (graph_load.go) per batch of decoded
+//     records; never held while Badger or a file is read or written.
+//     Status does not take it: the graph's counts and the backlogs' sizes
+//     are published as they change.
+//  5. mem.tmu (memIndex) — the failed documents and the per-vault counts;
+//     held only to read or replace them.
 //
 // The segment set (lex) has its own lock, taken alone or innermost.
 type Store struct {
@@ -153,6 +156,13 @@ func Open(opts Options) (*Store, error) {
 		WithMetricsEnabled(false).
 		WithDetectConflicts(false).
 		WithValueThreshold(valueThreshold)
+	// Every level's tables are BaseTableSize (2 MB), not twice the level
+	// above's: a table builder allocates about twice its table, and Badger
+	// keeps up to eight builders' allocators after use and lets go of one
+	// every 2 s (BuildersHeld). With the default multiplier those of the 50×
+	// scale vault's cold index were 12-28 MiB each, 136 MiB of them still
+	// resident 2 s after it ended; at 2 MB, 4 MiB each.
+	bo.TableSizeMultiplier = 1
 	db, err := badger.Open(bo)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
@@ -338,7 +348,10 @@ func (s *Store) load() error {
 	}
 	txn, v, seq := s.db.NewTransaction(false), s.view(), s.seq
 	if found {
-		s.vcounts, m.counts = counts, maps.Clone(counts)
+		s.vcounts = counts
+		m.tmu.Lock()
+		m.counts = maps.Clone(counts)
+		m.tmu.Unlock()
 		s.gcDone.Add(1)
 		go func() {
 			defer s.gcDone.Done()
@@ -349,7 +362,10 @@ func (s *Store) load() error {
 	if err := s.loadGraph(txn, v, seq, counts); err != nil {
 		return err
 	}
-	s.vcounts, m.counts = counts, maps.Clone(counts)
+	s.vcounts = counts
+	m.tmu.Lock()
+	m.counts = maps.Clone(counts)
+	m.tmu.Unlock()
 	return nil
 }
 

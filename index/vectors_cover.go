@@ -1,14 +1,25 @@
 package index
 
+import "sync/atomic"
+
 // A cover is, for one loaded vector space, which chunk texts have a vector
 // in it (have) and which live texts — texts of a searchable chunk — lack
 // one (missing): the embedding backlog. It is kept as documents and vectors
 // are written, so that the backlog, its size and whether a space being
 // built is complete are known without a walk of the index. A cover is
-// guarded by memIndex.mu.
+// guarded by memIndex.mu; its sizes are published as they change (sized),
+// so that status reads them without that lock.
 type cover struct {
 	have    map[uint64]struct{}
 	missing map[uint64]struct{}
+	nHave   atomic.Int64
+	nMiss   atomic.Int64
+}
+
+// sized publishes the cover's sizes; the caller holds memIndex.mu.
+func (c *cover) sized() {
+	c.nHave.Store(int64(len(c.have)))
+	c.nMiss.Store(int64(len(c.missing)))
 }
 
 // coverSet holds the cover of every loaded space, by space id.
@@ -28,6 +39,13 @@ func (cs coverSet) born(h uint64) {
 func (cs coverSet) died(h uint64) {
 	for _, c := range cs {
 		delete(c.missing, h)
+	}
+}
+
+// sized publishes the sizes of every cover.
+func (cs coverSet) sized() {
+	for _, c := range cs {
+		c.sized()
 	}
 }
 
@@ -51,6 +69,7 @@ func (s *Store) cover(id uint64, have map[uint64]struct{}) *cover {
 		}
 		return true
 	})
+	c.sized()
 	m.covers[id] = c
 	return c
 }
@@ -65,6 +84,7 @@ func (s *Store) coverChanges(gone []uint64, added []uint64) {
 	if len(m.covers) == 0 {
 		return
 	}
+	defer m.covers.sized()
 	for _, h := range added {
 		m.covers.born(h)
 	}
@@ -95,6 +115,7 @@ func (m *memIndex) addVectors(c *cover, hashes []uint64) {
 		c.have[h] = struct{}{}
 		delete(c.missing, h)
 	}
+	c.sized()
 }
 
 // dropVectors records that the space of c no longer has vectors for
@@ -111,4 +132,5 @@ func (s *Store) dropVectors(c *cover, hashes []uint64) {
 			c.missing[h] = struct{}{}
 		}
 	}
+	c.sized()
 }

@@ -197,16 +197,14 @@ func (s *Store) VectorStats() VectorStats {
 		st.Building = building.sig
 	}
 	v.mu.RUnlock()
-	m := s.mem
-	m.mu.RLock()
-	defer m.mu.RUnlock()
+	// The backlogs' sizes as published: status waits for no writer.
 	if active != nil {
-		st.Vectors = len(active.cov.have)
-		st.Pending = len(active.cov.missing)
+		st.Vectors = int(active.cov.nHave.Load())
+		st.Pending = int(active.cov.nMiss.Load())
 	}
 	if building != nil {
-		st.Built = len(building.cov.have)
-		st.Pending = len(building.cov.missing)
+		st.Built = int(building.cov.nHave.Load())
+		st.Pending = int(building.cov.nMiss.Load())
 	}
 	return st
 }

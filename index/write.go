@@ -379,9 +379,20 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 	}
 	v.Release()
 	m := s.mem
+	m.tmu.Lock()
+	m.counts = counts
+	for _, ch := range chs {
+		if ch.refresh {
+			continue
+		}
+		delete(m.failed, ch.id)
+		if p := ch.put; p != nil && p.Doc.Status != StatusOK {
+			m.failed[ch.id] = failedDoc{ch.vault, ch.path}
+		}
+	}
+	m.tmu.Unlock()
 	m.wantGraph() // the graph is loaded (graph_load.go)
 	m.mu.Lock()
-	m.counts = counts
 	for _, ch := range chs {
 		if ch.refresh {
 			continue
@@ -389,13 +400,9 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 		if ch.oldOK {
 			m.graph.Remove(graph.DocID(ch.id))
 		}
-		delete(m.failed, ch.id)
 		p := ch.put
 		switch {
-		case p == nil:
-			dels = append(dels, uint64(ch.id))
-		case p.Doc.Status != StatusOK:
-			m.failed[ch.id] = failedDoc{ch.vault, ch.path}
+		case p == nil || p.Doc.Status != StatusOK:
 			dels = append(dels, uint64(ch.id))
 		default:
 			m.graph.Add(graph.DocID(ch.id), ch.vault, ch.path, p.Doc.Title, len(p.Chunks), &p.graph)
@@ -405,6 +412,7 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 			}
 		}
 	}
+	m.publishGraph()
 	m.mu.Unlock()
 	s.lex.Apply(seq, dels, puts)
 	s.coverChanges(gone, added)

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,7 +24,7 @@ var ErrInUse = errors.New("another ragd is already listening")
 // by dialling it and removed only if nothing answers; a live one yields
 // ErrInUse. Every accepted connection's peer credentials are checked and
 // connections from other users are refused (logged and closed).
-func Listen(path string, log *slog.Logger) (net.Listener, error) {
+func Listen(path string, log *slog.Logger) (*Listener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("ipc: socket dir: %w", err)
@@ -58,19 +60,25 @@ func Listen(path string, log *slog.Logger) (net.Listener, error) {
 	}
 	ul := ln.(*net.UnixListener)
 	ul.SetUnlinkOnClose(true)
-	return &credListener{UnixListener: ul, uid: uid, log: log}, nil
+	return &Listener{ul: ul, uid: uid, log: log, conns: make(map[*pollConn]struct{})}, nil
 }
 
-// credListener refuses connections whose peer is another user.
-type credListener struct {
-	*net.UnixListener
-	uid int
-	log *slog.Logger
+// Listener is the daemon's socket (Listen): it refuses connections whose
+// peer is another user, and polls while the daemon is busy (Polling).
+type Listener struct {
+	ul      *net.UnixListener
+	uid     int
+	log     *slog.Logger
+	polling atomic.Bool
+	amu     sync.Mutex // orders the arming of Accept's deadline
+	mu      sync.Mutex // guards conns
+	conns   map[*pollConn]struct{}
 }
 
-func (l *credListener) Accept() (net.Conn, error) {
+// Accept returns the next connection of the listener's user.
+func (l *Listener) Accept() (net.Conn, error) {
 	for {
-		c, err := l.UnixListener.AcceptUnix()
+		c, err := l.acceptUnix()
 		if err != nil {
 			return nil, err
 		}
@@ -85,6 +93,12 @@ func (l *credListener) Accept() (net.Conn, error) {
 			c.Close()
 			continue
 		}
-		return jsonErrorConn{c}, nil
+		return l.track(c), nil
 	}
 }
+
+// Close stops listening and removes the socket file.
+func (l *Listener) Close() error { return l.ul.Close() }
+
+// Addr is the socket's address.
+func (l *Listener) Addr() net.Addr { return l.ul.Addr() }

@@ -74,7 +74,7 @@ func TestStatRoot(t *testing.T) {
 // directory (what an unmounted drive leaves behind) is dead.
 func TestAliveAfterRootReplaced(t *testing.T) {
 	h := start(t, func(root string) { write(t, root, "a.md", "one") })
-	if !h.w.Alive() {
+	if !h.w.Alive() || !h.w.Intact() {
 		t.Fatal("a fresh watcher is not alive")
 	}
 	if err := os.Rename(h.root, h.root+".away"); err != nil {
@@ -82,6 +82,9 @@ func TestAliveAfterRootReplaced(t *testing.T) {
 	}
 	if err := os.Mkdir(h.root, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if h.w.Intact() {
+		t.Fatal("intact after its root was replaced by an empty directory")
 	}
 	if h.w.Alive() {
 		t.Fatal("alive after its root was replaced by an empty directory")
@@ -119,6 +122,9 @@ func TestAliveAfterUnmount(t *testing.T) {
 		t.Fatal(err)
 	}
 	mounted = false
+	if w.Intact() {
+		t.Fatal("intact after its file system was unmounted")
+	}
 	if w.Alive() {
 		t.Fatal("alive after its file system was unmounted")
 	}
@@ -134,5 +140,9 @@ func TestAliveAfterUnmount(t *testing.T) {
 			t.Fatal("alive on a file system mounted after it was unmounted")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	// Once Alive has seen the watch gone, Intact says so too.
+	if w.Intact() {
+		t.Fatal("intact after Alive found the root's watch gone")
 	}
 }

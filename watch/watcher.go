@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -79,6 +80,8 @@ type Watcher struct {
 	known      map[string]bool   // watched directories, vault-relative
 	unreadable map[string]string // folders that cannot be watched → why
 	limit      error             // ErrWatchLimit, once a walk has met it
+
+	lost atomic.Bool // Alive found the kernel's watch of the root gone
 }
 
 // New watches root and every directory under it that filter does not
@@ -247,7 +250,30 @@ func (w *Watcher) Alive() bool {
 	if err != nil || !st.SameDir(w.rootAt) {
 		return false
 	}
-	return slices.Contains(w.fsw.WatchList(), w.root)
+	if !slices.Contains(w.fsw.WatchList(), w.root) {
+		w.lost.Store(true)
+		return false
+	}
+	return true
+}
+
+// Intact is Alive for callers that ask at any rate (status): the root is
+// still the directory the watcher started on — one stat, which notices an
+// unmounted drive at once, since its mount point is another directory —
+// and the last Alive did not find the kernel's watch of the root gone.
+// It does not copy the list of watched folders, as Alive does (O(folders),
+// under fsnotify's lock, which the walk watching the vault takes for every
+// folder): the daemon calls Alive on a timer and replaces a dead watcher.
+func (w *Watcher) Intact() bool {
+	if w.lost.Load() {
+		return false
+	}
+	fi, err := os.Stat(w.root)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	dev, ino := devIno(fi)
+	return dev == w.rootAt.Dev && ino == w.rootAt.Ino
 }
 
 // Close stops watching.

@@ -25,10 +25,12 @@ type sample struct {
 	QueryP50MS   float64 `json:"query_p50_ms"`
 	QueryP95MS   float64 `json:"query_p95_ms"`
 	SaveP50MS    float64 `json:"save_searchable_p50_ms"`
-	StatusP50MS  float64 `json:"status_p50_ms,omitempty"` // status calls during the cold index (ragd)
+	StatusP50MS  float64 `json:"status_p50_ms,omitempty"` // status answers during the cold index (ragd)
 	StatusMaxMS  float64 `json:"status_max_ms,omitempty"`
-	StatusCalls  int     `json:"status_calls,omitempty"`
-	StatusSlow   int     `json:"status_over_50ms,omitempty"` // calls slower than 50 ms, or failed
+	StatusCalls  int     `json:"status_calls,omitempty"`         // every call, answered or not
+	StatusSlow   int     `json:"status_over_50ms,omitempty"`     // answers slower than 50 ms
+	StatusFailed int     `json:"status_failed,omitempty"`        // calls that failed once the daemon had answered
+	StatusEarly  int     `json:"status_not_listening,omitempty"` // calls that failed before its first answer: no socket yet
 	Chunks       int     `json:"chunks,omitempty"`
 	Failed       string  `json:"failed,omitempty"` // why the run stopped, when it did
 }
@@ -58,18 +60,27 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 	}
 	os.RemoveAll(filepath.Join(s.vault, probeDir))
 
-	// Cold index.
+	// Cold index. A call that fails before the daemon's first answer found
+	// no socket yet (the daemon opens its index before it listens): it is
+	// counted apart from slow answers and failures later on, and only
+	// answers give the latency figures.
 	var status []float64
 	var last *ipc.StatusResponse // the last status answered, for a run that times out
 	var lastAt time.Time
 	observe := func(took time.Duration, st *ipc.StatusResponse, err error) {
-		status = append(status, float64(took.Microseconds())/1000)
-		if err != nil || took > 50*time.Millisecond {
+		smp.StatusCalls++
+		switch {
+		case err != nil && last == nil:
+			smp.StatusEarly++
+			return
+		case err != nil:
+			smp.StatusFailed++
+			return
+		case took > 50*time.Millisecond:
 			smp.StatusSlow++
 		}
-		if err == nil {
-			last, lastAt = st, time.Now()
-		}
+		status = append(status, float64(took.Microseconds())/1000)
+		last, lastAt = st, time.Now()
 	}
 	start := time.Now()
 	if err := e.start(work); err != nil {
@@ -81,7 +92,6 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 	smp.ColdS = time.Since(start).Seconds()
 	smp.ColdCPUS = cpuSeconds(e.pid())
 	smp.PeakMB = kbToMB(procKB(e.pid(), "VmHWM"))
-	smp.StatusCalls = len(status)
 	smp.StatusP50MS, smp.StatusMaxMS = metrics.Percentile(status, 50), metrics.Percentile(status, 100)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {

@@ -33,7 +33,8 @@ var figures = []figure{
 	{"save → searchable p50, ms", "%.0f", func(s *sample) float64 { return s.SaveP50MS }, func(s *sample, v float64) { s.SaveP50MS = v }, false, nil},
 	{"status while indexing p50, ms", "%.2f", func(s *sample) float64 { return s.StatusP50MS }, func(s *sample, v float64) { s.StatusP50MS = v }, true, nil},
 	{"status while indexing max, ms", "%.1f", func(s *sample) float64 { return s.StatusMaxMS }, func(s *sample, v float64) { s.StatusMaxMS = v }, true, nil},
-	{label: "  calls over 50 ms / all", ragdOnly: true, text: func(s *sample) string { return fmt.Sprintf("%d / %d", s.StatusSlow, s.StatusCalls) }},
+	{label: "  answers over 50 ms / calls", ragdOnly: true, text: func(s *sample) string { return fmt.Sprintf("%d / %d", s.StatusSlow, s.StatusCalls) }},
+	{label: "  failed: before listening / after", ragdOnly: true, text: func(s *sample) string { return fmt.Sprintf("%d / %d", s.StatusEarly, s.StatusFailed) }},
 }
 
 // printScale prints one scale's medians, each engine a column, then the

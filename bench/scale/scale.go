@@ -222,8 +222,12 @@ func runEngines(ctx context.Context, c *config, res *scaleResult, vault string, 
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
-			fmt.Fprintf(log, "  cold %.1f s (CPU %.1f s), peak %.0f MB, idle %.0f MB, restart %.2f s, p50 / p95 %.2f / %.2f ms %s\n",
-				smp.ColdS, smp.ColdCPUS, smp.PeakMB, smp.IdleMB, smp.RestartS, smp.QueryP50MS, smp.QueryP95MS, smp.Failed)
+			status := ""
+			if smp.StatusCalls > 0 {
+				status = fmt.Sprintf(", status p50 / max %.1f / %.0f ms (%d of %d over 50 ms)", smp.StatusP50MS, smp.StatusMaxMS, smp.StatusSlow, smp.StatusCalls)
+			}
+			fmt.Fprintf(log, "  cold %.1f s (CPU %.1f s), peak %.0f MB, idle %.0f MB, restart %.2f s, p50 / p95 %.2f / %.2f ms%s %s\n",
+				smp.ColdS, smp.ColdCPUS, smp.PeakMB, smp.IdleMB, smp.RestartS, smp.QueryP50MS, smp.QueryP95MS, status, smp.Failed)
 			byName[name].Samples = append(byName[name].Samples, smp)
 		}
 	}
@@ -292,6 +296,8 @@ func median(ss []sample) sample {
 	}
 	m.StatusCalls = medianInt(func(s *sample) int { return s.StatusCalls })
 	m.StatusSlow = medianInt(func(s *sample) int { return s.StatusSlow })
+	m.StatusFailed = medianInt(func(s *sample) int { return s.StatusFailed })
+	m.StatusEarly = medianInt(func(s *sample) int { return s.StatusEarly })
 	m.Chunks = medianInt(func(s *sample) int { return s.Chunks })
 	return m
 }

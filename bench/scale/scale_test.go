@@ -119,7 +119,7 @@ func TestMeasureRagd(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSample(t, smp)
-	if smp.StatusCalls == 0 || smp.StatusMaxMS <= 0 || smp.Chunks < 60 || smp.RestartIdleS < smp.RestartS {
+	if smp.StatusCalls == 0 || smp.StatusMaxMS <= 0 || smp.StatusFailed != 0 || smp.Chunks < 60 || smp.RestartIdleS < smp.RestartS {
 		t.Errorf("ragd figures: %+v", smp)
 	}
 }
@@ -162,7 +162,11 @@ func TestReport(t *testing.T) {
 	}
 	rs := []*scaleResult{
 		{Scale: 1, Notes: 1000, VaultMB: 2.5, Queries: 10, Engines: []engineResult{
-			{Engine: "ragd", Median: func() sample { s := mk(1, 100, 10); s.StatusSlow, s.StatusCalls = 3, 7; return s }(), Samples: []sample{mk(1, 100, 10)}},
+			{Engine: "ragd", Median: func() sample {
+				s := mk(1, 100, 10)
+				s.StatusSlow, s.StatusCalls, s.StatusEarly, s.StatusFailed = 3, 7, 2, 1
+				return s
+			}(), Samples: []sample{mk(1, 100, 10)}},
 			{Engine: "fts5", Median: mk(0.5, 20, 12), Samples: []sample{mk(0.5, 20, 12)}},
 		}},
 		{Scale: 10, Notes: 10000, VaultMB: 25, Queries: 10, Engines: []engineResult{
@@ -180,7 +184,8 @@ func TestReport(t *testing.T) {
 		fmt.Sprintf("%-34s %12s %12s %12s", "cold index to idle, s", "1.00", "0.50", "2.00"),
 		fmt.Sprintf("%-34s %12s %12s %12s", "idle RSS, MB", "100", "20", "5.00"),
 		fmt.Sprintf("%-34s %12s %12s", "status while indexing max, ms", "0.0", "—"),
-		fmt.Sprintf("%-34s %12s %12s", "  calls over 50 ms / all", "3 / 7", "—"),
+		fmt.Sprintf("%-34s %12s %12s", "  answers over 50 ms / calls", "3 / 7", "—"),
+		fmt.Sprintf("%-34s %12s %12s", "  failed: before listening / after", "2 / 1", "—"),
 		fmt.Sprintf("%-34s %12s %12s", "idle RSS, MB", "stopped", "25"),
 		fmt.Sprintf("%-34s %12s %12s", "peak RSS, MB", "900", "50"),
 		"ragd: cold index stopped after 1m0s: 5,000 notes indexed",

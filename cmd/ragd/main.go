@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -96,6 +97,7 @@ func loadConfig(path string) (*config.Config, error) {
 // serve runs the daemon until SIGINT or SIGTERM; a second signal exits at
 // once without waiting for the current batch.
 func serve(cfg *config.Config, log *slog.Logger) error {
+	spareProc()
 	d, err := daemon.New(cfg, log)
 	if err != nil {
 		return err
@@ -120,6 +122,20 @@ func serve(cfg *config.Config, log *slog.Logger) error {
 		}
 	}()
 	return d.Run(ctx)
+}
+
+// spareProc gives the Go scheduler one P more than the CPUs it would use
+// (unless GOMAXPROCS is set): the indexing workers are one per CPU, so
+// while they run the extra P is often free, and a free P's thread waits
+// in the network poller and runs a request the moment it arrives — a
+// thread woken from sleep, which the kernel also schedules ahead of busy
+// ones. With every P busy a request waits for a time slice of one of them
+// (ipc.Listener.Polling). See docs/architecture.md, "Answering while
+// indexing".
+func spareProc() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
+	}
 }
 
 func newLogger(w io.Writer, level string) *slog.Logger {

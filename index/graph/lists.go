@@ -44,13 +44,13 @@ func (l *lists[T]) add(k uint64, v T) {
 	case ok && s.n < s.cap:
 	case ok && int(s.off+s.cap) == len(l.data):
 		// the last list grows in place
-		l.data = append(l.data, make([]T, s.cap)...)
+		l.data = extend(l.data, int(s.cap))
 		s.cap *= 2
 	default:
 		c := max(1, 2*s.cap)
 		off := uint32(len(l.data))
-		l.data = append(l.data, l.data[s.off:s.off+s.n]...)
-		l.data = append(l.data, make([]T, c-s.n)...)
+		l.data = extend(l.data, int(c))
+		copy(l.data[off:], l.data[s.off:s.off+s.n])
 		l.dead += int(s.cap)
 		s.off, s.cap = off, c
 	}

@@ -183,7 +183,7 @@ func (g *Graph) AddNames(id DocID, vault, path, title string, chunks int, names 
 func (g *Graph) appendStrs(ss []string) sspan {
 	s := sspan{off: uint32(len(g.strs)), n: uint32(len(ss))}
 	for _, x := range ss {
-		g.strs = append(g.strs, g.syms.intern(x))
+		g.strs = append(grow(g.strs, 1), g.syms.intern(x))
 	}
 	return s
 }
@@ -191,7 +191,7 @@ func (g *Graph) appendStrs(ss []string) sspan {
 // addNode adds a node whose names are set and nothing else.
 func (g *Graph) addNode(n node) {
 	g.docs[n.id] = uint32(len(g.nodes))
-	g.nodes = append(g.nodes, n)
+	g.nodes = append(grow(g.nodes, 1), n)
 	g.namesGen++
 	if !containsSym(g.vaults, n.vault) {
 		g.vaults = append(g.vaults, n.vault)
@@ -226,12 +226,12 @@ func (g *Graph) AddRelations(id DocID, rec *Record) {
 	n.hasRels = true
 	n.rels = sspan{off: uint32(len(g.rels)), n: uint32(len(rec.Relations))}
 	for j := range rec.Relations {
-		g.rels = append(g.rels, g.compactRel(&rec.Relations[j]))
+		g.rels = append(grow(g.rels, 1), g.compactRel(&rec.Relations[j]))
 	}
 	n.stems = g.appendStrs(rec.Stems)
 	n.facts = sspan{off: uint32(len(g.facts)), n: uint32(len(rec.Facts))}
 	for _, f := range rec.Facts {
-		g.facts = append(g.facts, cfact{subject: g.syms.intern(f.Subject), predicate: g.syms.intern(f.Predicate),
+		g.facts = append(grow(g.facts, 1), cfact{subject: g.syms.intern(f.Subject), predicate: g.syms.intern(f.Predicate),
 			object: g.syms.intern(f.Object), chunk: int32(f.Chunk), line: int32(f.Line), confidence: f.Confidence})
 	}
 	g.linkRels(i)
@@ -273,7 +273,7 @@ func (g *Graph) compactRel(r *Relation) crel {
 		chunk: int32(r.Chunk), line: int32(r.Line), start: int32(r.Start), length: int32(r.End - r.Start)}
 	if r.Heading != "" || r.Block != "" || r.Alias != "" || r.Field != "" || r.Confidence != 1 {
 		c.extra = uint32(len(g.extras))
-		g.extras = append(g.extras, relExtra{heading: g.syms.intern(r.Heading), block: g.syms.intern(r.Block),
+		g.extras = append(grow(g.extras, 1), relExtra{heading: g.syms.intern(r.Heading), block: g.syms.intern(r.Block),
 			alias: g.syms.intern(r.Alias), field: g.syms.intern(r.Field), confidence: r.Confidence})
 	}
 	return c
@@ -415,7 +415,7 @@ func trimmed[T any](xs []T) []T {
 func (c *Graph) appendSyms(g *Graph, syms []uint32) sspan {
 	s := sspan{off: uint32(len(c.strs)), n: uint32(len(syms))}
 	for _, x := range syms {
-		c.strs = append(c.strs, c.syms.intern(g.str(x)))
+		c.strs = append(grow(c.strs, 1), c.syms.intern(g.str(x)))
 	}
 	return s
 }

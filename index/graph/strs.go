@@ -71,8 +71,8 @@ func (t *symtab) intern(s string) uint32 {
 		return v - 1
 	}
 	id := uint32(t.len())
-	t.data = append(t.data, s...)
-	t.offs = append(t.offs, uint32(len(t.data)))
+	t.data = append(grow(t.data, len(s)), s...)
+	t.offs = append(grow(t.offs, 1), uint32(len(t.data)))
 	t.slots[i] = id + 1
 	if 2*t.len() > len(t.slots) {
 		t.grow()
