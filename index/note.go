@@ -92,8 +92,10 @@ func (f Fields) properties(props []chunk.Property) []string {
 type noteBuilder struct {
 	an      *analyze.Analyzer
 	lang    analyze.Lang
-	idx     map[string]int32
+	byID    []int32                      // analyze term ID → term number + 1
+	idx     map[string]int32             // term → term number, for terms without an ID
 	texts   []string                     // by term number
+	ids     []uint32                     // by term number
 	fields  [][segment.NoteFields]uint32 // by term number
 	toks    []noteTok
 	grouped []noteTok
@@ -119,20 +121,45 @@ func getNoteBuilder(an *analyze.Analyzer, lang analyze.Lang) *noteBuilder {
 }
 
 func (b *noteBuilder) release() {
+	for _, id := range b.ids {
+		if id != 0 {
+			b.byID[id] = 0
+		}
+	}
 	clear(b.idx)
 	clear(b.texts)
-	b.an, b.texts, b.fields, b.toks, b.grouped = nil, b.texts[:0], b.fields[:0], b.toks[:0], b.grouped[:0]
+	b.an, b.texts, b.ids, b.fields, b.toks, b.grouped = nil, b.texts[:0], b.ids[:0], b.fields[:0], b.toks[:0], b.grouped[:0]
 	noteBuilders.Put(b)
 }
 
-func (b *noteBuilder) term(t string) int32 {
-	i, ok := b.idx[t]
-	if !ok {
-		i = int32(len(b.texts))
-		b.idx[t] = i
-		b.texts = append(b.texts, t)
-		b.fields = append(b.fields, [segment.NoteFields]uint32{})
+// term returns the term number of an analysed token's term, adding it if
+// new. A term with an ID is found by it (analyze.TermID: a term has always
+// the same ID, or always none), one without by its text.
+func (b *noteBuilder) term(t *analyze.Token) int32 {
+	if t.ID != 0 {
+		if int(t.ID) >= len(b.byID) {
+			b.byID = append(b.byID, make([]int32, max(analyze.TermIDs(), int(t.ID)+1)-len(b.byID))...)
+		}
+		if i := b.byID[t.ID]; i != 0 {
+			return i - 1
+		}
+		i := b.add(t.Term, t.ID)
+		b.byID[t.ID] = i + 1
+		return i
 	}
+	i, ok := b.idx[t.Term]
+	if !ok {
+		i = b.add(t.Term, 0)
+		b.idx[t.Term] = i
+	}
+	return i
+}
+
+func (b *noteBuilder) add(text string, id uint32) int32 {
+	i := int32(len(b.texts))
+	b.texts = append(b.texts, text)
+	b.ids = append(b.ids, id)
+	b.fields = append(b.fields, [segment.NoteFields]uint32{})
 	return i
 }
 
@@ -140,7 +167,7 @@ func (b *noteBuilder) term(t string) int32 {
 func (b *noteBuilder) field(f int, text string) uint32 {
 	n := uint32(0)
 	b.an.Analyze(text, b.lang, func(t analyze.Token) {
-		b.fields[b.term(t.Term)][f]++
+		b.fields[b.term(&t)][f]++
 		n++
 	})
 	return n
@@ -188,7 +215,7 @@ func (b *noteBuilder) terms() []segment.Term {
 	pi, qi := 0, 0
 	for k, t := range order {
 		tm := &out[k]
-		tm.Text, tm.Note = b.texts[t], b.fields[t]
+		tm.Text, tm.Key, tm.Note = b.texts[t], b.ids[t], b.fields[t]
 		g := b.grouped[start[t]:start[t+1]]
 		p0 := pi
 		for j := 0; j < len(g); {
@@ -255,12 +282,12 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 		sc.Hash = c.textKey()
 		for _, h := range chunkHeadings(cd.Chunks[i], doc.Title) {
 			an.Analyze(h, lang, func(t analyze.Token) {
-				b.toks = append(b.toks, noteTok{b.term(t.Term), b.ord, headTok})
+				b.toks = append(b.toks, noteTok{b.term(&t), b.ord, headTok})
 				sc.Head++
 			})
 		}
 		an.Analyze(c.Text, lang, func(t analyze.Token) {
-			b.toks = append(b.toks, noteTok{b.term(t.Term), b.ord, uint32(t.Pos)})
+			b.toks = append(b.toks, noteTok{b.term(&t), b.ord, uint32(t.Pos)})
 			sc.Body++
 		})
 	}

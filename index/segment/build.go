@@ -16,6 +16,7 @@ import (
 type builder struct {
 	w     *writer
 	ids   map[string]uint32 // term → builder term number
+	byKey []uint32          // Term.Key → builder term number + 1
 	texts []string          // by builder term number
 	df    []uint64          // by builder term number
 
@@ -62,6 +63,28 @@ func Build(notes []*Note) []byte {
 	return out
 }
 
+// keyed returns the builder term number of a note's term, adding it if
+// new: found by its Key when it has one (a slice read, not a hash of its
+// text), else by its text.
+func (b *builder) keyed(t *Term) uint32 {
+	k := t.Key
+	if k == 0 {
+		return b.term(t.Text)
+	}
+	if int(k) < len(b.byKey) {
+		if i := b.byKey[k]; i != 0 {
+			return i - 1
+		}
+	} else {
+		// len(b.byKey) == cap(b.byKey), so Grow reallocates, zeroed.
+		b.byKey = slices.Grow(b.byKey, int(k)+1-len(b.byKey))
+		b.byKey = b.byKey[:cap(b.byKey)]
+	}
+	i := b.term(t.Text)
+	b.byKey[k] = i + 1
+	return i
+}
+
 // term returns t's builder term number, adding it if new.
 func (b *builder) term(t string) uint32 {
 	if i, ok := b.ids[t]; ok {
@@ -88,7 +111,7 @@ func (b *builder) add(n *Note) {
 	b.size += noteRowSize + idRowSize + int64(len(n.Chunks))*(chunkRowSize+hashRowSize) + 64
 	for i := range n.Terms {
 		t := &n.Terms[i]
-		id := b.term(t.Text)
+		id := b.keyed(t)
 		dfc := t.df(len(n.Chunks))
 		b.df[id] += uint64(dfc)
 		b.fwdTerm = append(b.fwdTerm, id)
@@ -222,6 +245,8 @@ func (b *builder) finish() ([]byte, []uint32) {
 // growing them again would allocate their size twice over.
 func (b *builder) reuse() *builder {
 	n := newBuilder()
+	n.byKey = b.byKey
+	clear(n.byKey)
 	n.posts, n.notePs, n.anchors, n.pos = b.posts[:0], b.notePs[:0], b.anchors[:0], b.pos[:0]
 	n.fwdTerm, n.fwdDF, n.fwdEnd = b.fwdTerm[:0], b.fwdDF[:0], b.fwdEnd[:0]
 	for i := range n.w.sec {

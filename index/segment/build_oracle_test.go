@@ -100,3 +100,38 @@ func TestBuildMatchesOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyedTermsBuildTheSameSegment gives the notes' terms Keys (one per
+// distinct text, as analyze.TermID does) on some notes and none on others,
+// in one builder and across a reused one: the bytes are the oracle's.
+func TestKeyedTermsBuildTheSameSegment(t *testing.T) {
+	keys := map[string]uint32{}
+	var b *builder
+	for seed := range uint64(20) {
+		notes := randomNotes(100+seed, 1+int(seed)*13)
+		want := buildOracle(notes)
+		for i, n := range notes {
+			if (i+int(seed))%3 == 0 {
+				continue // this note's terms have no Keys
+			}
+			for j := range n.Terms {
+				tm := &n.Terms[j]
+				if keys[tm.Text] == 0 {
+					keys[tm.Text] = uint32(len(keys)*7 + 1) // sparse numbers
+				}
+				tm.Key = keys[tm.Text]
+			}
+		}
+		if b == nil {
+			b = newBuilder()
+		} else {
+			b = b.reuse()
+		}
+		for _, n := range notes {
+			b.add(n)
+		}
+		if got, _ := b.finish(); !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: the segment built with keyed terms (%d bytes) differs from the oracle's (%d bytes)", seed, len(got), len(want))
+		}
+	}
+}

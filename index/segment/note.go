@@ -70,6 +70,10 @@ type Chunk struct {
 // Term is one distinct term of a note.
 type Term struct {
 	Text string
+	// Key, when not 0, is a number that stands for Text (analyze.TermID):
+	// terms with the same Key have the same Text, so a builder finds the
+	// term by it without hashing the text. It is not stored.
+	Key uint32
 	// Note holds the term's frequency in each note field.
 	Note [NoteFields]uint32
 	// Postings are the chunks holding the term in their body or headings,
