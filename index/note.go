@@ -1,6 +1,8 @@
 package index
 
 import (
+	"cmp"
+	"encoding/binary"
 	"path"
 	"slices"
 	"sort"
@@ -100,6 +102,9 @@ type noteBuilder struct {
 	toks    []noteTok
 	grouped []noteTok
 	ord     uint32
+
+	start, next []int32 // terms' scratch
+	order       []termOrder
 }
 
 // noteTok is one occurrence of a term in chunk ord: at body position pos,
@@ -173,19 +178,38 @@ func (b *noteBuilder) field(f int, text string) uint32 {
 	return n
 }
 
+// termOrder is a term number with the first eight bytes of its text, to
+// sort by.
+type termOrder struct {
+	pre  uint64
+	term int32
+}
+
+// prefix8 is the first eight bytes of s as a big-endian number, zeros
+// past its end: prefix8(x) < prefix8(y) implies x < y, and x < y implies
+// prefix8(x) <= prefix8(y).
+func prefix8(s string) uint64 {
+	var b [8]byte
+	copy(b[:], s)
+	return binary.BigEndian.Uint64(b[:])
+}
+
 // terms returns the note's terms sorted, each with its note-field
 // frequencies and its postings by chunk (positions ascending).
 func (b *noteBuilder) terms() []segment.Term {
 	nt := len(b.texts)
 	// Group the tokens by term, stably: chunks and positions stay ascending.
-	start := make([]int32, nt+1)
+	b.start = slices.Grow(b.start[:0], nt+1)[:nt+1]
+	clear(b.start)
+	start := b.start
 	for _, tk := range b.toks {
 		start[tk.term+1]++
 	}
 	for t := range nt {
 		start[t+1] += start[t]
 	}
-	next := slices.Clone(start[:nt])
+	b.next = append(b.next[:0], start[:nt]...)
+	next := b.next
 	b.grouped = slices.Grow(b.grouped[:0], len(b.toks))[:len(b.toks)]
 	for _, tk := range b.toks {
 		b.grouped[next[tk.term]] = tk
@@ -206,14 +230,23 @@ func (b *noteBuilder) terms() []segment.Term {
 	}
 	posts := make([]segment.Posting, nPost)
 	pos := make([]uint32, nPos)
-	order := make([]int32, nt)
-	for i := range order {
-		order[i] = int32(i)
+	// Sorted by text: by the first eight bytes as a number, then (rarely)
+	// by the whole text.
+	order := b.order[:0]
+	for i, t := range b.texts {
+		order = append(order, termOrder{prefix8(t), int32(i)})
 	}
-	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.texts[x], b.texts[y]) })
+	b.order = order
+	slices.SortFunc(order, func(x, y termOrder) int {
+		if x.pre != y.pre {
+			return cmp.Compare(x.pre, y.pre)
+		}
+		return strings.Compare(b.texts[x.term], b.texts[y.term])
+	})
 	out := make([]segment.Term, nt)
 	pi, qi := 0, 0
-	for k, t := range order {
+	for k, o := range order {
+		t := o.term
 		tm := &out[k]
 		tm.Text, tm.Key, tm.Note = b.texts[t], b.ids[t], b.fields[t]
 		g := b.grouped[start[t]:start[t+1]]
