@@ -1,8 +1,6 @@
 package index
 
 import (
-	"cmp"
-	"encoding/binary"
 	"path"
 	"slices"
 	"sort"
@@ -103,8 +101,10 @@ type noteBuilder struct {
 	grouped []noteTok
 	ord     uint32
 
-	start, next []int32 // terms' scratch
+	start, next []int32 // encode's scratch
 	order       []termOrder
+	pos         []uint32
+	enc         segment.NoteEncoder
 }
 
 // noteTok is one occurrence of a term in chunk ord: at body position pos,
@@ -178,106 +178,9 @@ func (b *noteBuilder) field(f int, text string) uint32 {
 	return n
 }
 
-// termOrder is a term number with the first eight bytes of its text, to
-// sort by.
-type termOrder struct {
-	pre  uint64
-	term int32
-}
-
-// prefix8 is the first eight bytes of s as a big-endian number, zeros
-// past its end: prefix8(x) < prefix8(y) implies x < y, and x < y implies
-// prefix8(x) <= prefix8(y).
-func prefix8(s string) uint64 {
-	var b [8]byte
-	copy(b[:], s)
-	return binary.BigEndian.Uint64(b[:])
-}
-
-// terms returns the note's terms sorted, each with its note-field
-// frequencies and its postings by chunk (positions ascending).
-func (b *noteBuilder) terms() []segment.Term {
-	nt := len(b.texts)
-	// Group the tokens by term, stably: chunks and positions stay ascending.
-	b.start = slices.Grow(b.start[:0], nt+1)[:nt+1]
-	clear(b.start)
-	start := b.start
-	for _, tk := range b.toks {
-		start[tk.term+1]++
-	}
-	for t := range nt {
-		start[t+1] += start[t]
-	}
-	b.next = append(b.next[:0], start[:nt]...)
-	next := b.next
-	b.grouped = slices.Grow(b.grouped[:0], len(b.toks))[:len(b.toks)]
-	for _, tk := range b.toks {
-		b.grouped[next[tk.term]] = tk
-		next[tk.term]++
-	}
-	nPost, nPos := 0, 0
-	for t := range nt {
-		last := int64(-1)
-		for _, tk := range b.grouped[start[t]:start[t+1]] {
-			if int64(tk.ord) != last {
-				nPost++
-				last = int64(tk.ord)
-			}
-			if tk.pos != headTok {
-				nPos++
-			}
-		}
-	}
-	posts := make([]segment.Posting, nPost)
-	pos := make([]uint32, nPos)
-	// Sorted by text: by the first eight bytes as a number, then (rarely)
-	// by the whole text.
-	order := b.order[:0]
-	for i, t := range b.texts {
-		order = append(order, termOrder{prefix8(t), int32(i)})
-	}
-	b.order = order
-	slices.SortFunc(order, func(x, y termOrder) int {
-		if x.pre != y.pre {
-			return cmp.Compare(x.pre, y.pre)
-		}
-		return strings.Compare(b.texts[x.term], b.texts[y.term])
-	})
-	out := make([]segment.Term, nt)
-	pi, qi := 0, 0
-	for k, o := range order {
-		t := o.term
-		tm := &out[k]
-		tm.Text, tm.Key, tm.Note = b.texts[t], b.ids[t], b.fields[t]
-		g := b.grouped[start[t]:start[t+1]]
-		p0 := pi
-		for j := 0; j < len(g); {
-			ps := &posts[pi]
-			pi++
-			ps.Ord = g[j].ord
-			q0 := qi
-			for ; j < len(g) && g[j].ord == ps.Ord; j++ {
-				if g[j].pos == headTok {
-					ps.Head++
-				} else {
-					pos[qi] = g[j].pos
-					qi++
-				}
-			}
-			ps.Body = uint32(qi - q0)
-			if qi > q0 {
-				ps.Pos = pos[q0:qi:qi]
-			}
-		}
-		if pi > p0 {
-			tm.Postings = posts[p0:pi:pi]
-		}
-	}
-	return out
-}
-
-// buildNote makes the segment record of a prepared document.
-func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []graph.Relation) *segment.Note {
+// buildNote makes the segment record of a prepared document: the note
+// (its terms in TermRecord) and its encoding (segment.EncodeNote's bytes).
+func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []graph.Relation) (*segment.Note, []byte) {
 	n := &segment.Note{Vault: doc.Vault, Path: doc.Path, Title: doc.Title, Tags: doc.Tags, MTime: doc.ModTime.Unix()}
 	lang := f.langOf(cd.Meta, func() string {
 		var sb strings.Builder
@@ -324,9 +227,9 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 			sc.Body++
 		})
 	}
-	n.Terms = b.terms()
 	n.Anchors = anchors(an, lang, doc.Vault, rels, chunks)
-	return n
+	rec := b.encode(n)
+	return n, rec
 }
 
 // chunkHeadings are the distinct heading texts of the sections a chunk

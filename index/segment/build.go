@@ -17,6 +17,7 @@ type builder struct {
 	w     *writer
 	ids   map[string]uint32 // term → builder term number
 	byKey []uint32          // Term.Key → builder term number + 1
+	text  []byte            // addTermRecord's current term
 	texts []string          // by builder term number
 	df    []uint64          // by builder term number
 
@@ -63,28 +64,6 @@ func Build(notes []*Note) []byte {
 	return out
 }
 
-// keyed returns the builder term number of a note's term, adding it if
-// new: found by its Key when it has one (a slice read, not a hash of its
-// text), else by its text.
-func (b *builder) keyed(t *Term) uint32 {
-	k := t.Key
-	if k == 0 {
-		return b.term(t.Text)
-	}
-	if int(k) < len(b.byKey) {
-		if i := b.byKey[k]; i != 0 {
-			return i - 1
-		}
-	} else {
-		// len(b.byKey) == cap(b.byKey), so Grow reallocates, zeroed.
-		b.byKey = slices.Grow(b.byKey, int(k)+1-len(b.byKey))
-		b.byKey = b.byKey[:cap(b.byKey)]
-	}
-	i := b.term(t.Text)
-	b.byKey[k] = i + 1
-	return i
-}
-
 // term returns t's builder term number, adding it if new.
 func (b *builder) term(t string) uint32 {
 	if i, ok := b.ids[t]; ok {
@@ -109,9 +88,12 @@ func (b *builder) add(n *Note) {
 		w.addChunk(ni, n.FieldLen[FieldTitle], &n.Chunks[ord])
 	}
 	b.size += noteRowSize + idRowSize + int64(len(n.Chunks))*(chunkRowSize+hashRowSize) + 64
+	if n.Terms == nil && n.TermRecord != nil {
+		b.addTermRecord(n, first, ni)
+	}
 	for i := range n.Terms {
 		t := &n.Terms[i]
-		id := b.keyed(t)
+		id := b.keyedTerm(t)
 		dfc := t.df(len(n.Chunks))
 		b.df[id] += uint64(dfc)
 		b.fwdTerm = append(b.fwdTerm, id)

@@ -26,6 +26,16 @@ type oracleEntry struct {
 // buildOracle is the first Build (a map of terms to note pointers), kept
 // to check that the builder lays out the same bytes.
 func buildOracle(notes []*Note) []byte {
+	notes = slices.Clone(notes)
+	for i, n := range notes {
+		if n.Terms == nil && n.TermRecord != nil {
+			d, err := DecodeNote(EncodeNote(nil, n)) // the terms as Terms
+			if err != nil {
+				panic(err)
+			}
+			notes[i] = d
+		}
+	}
 	w := newWriter()
 	dict := make(map[string]*oracleEntry)
 	entry := func(t string) *oracleEntry {
@@ -101,9 +111,29 @@ func TestBuildMatchesOracle(t *testing.T) {
 	}
 }
 
+// asRecord returns n with its terms in a TermRecord, as the index gives
+// them, instead of Terms.
+func asRecord(n *Note) *Note {
+	var e NoteEncoder
+	e.Begin(nil, n, len(n.Terms))
+	for i := range n.Terms {
+		t := &n.Terms[i]
+		e.Term(t.Text, t.Key, &t.Note, len(t.Postings))
+		for _, ps := range t.Postings {
+			e.Posting(ps.Ord, ps.Head, ps.Pos)
+		}
+	}
+	_, terms, keys := e.End(n.Anchors)
+	r := *n
+	r.Terms, r.TermRecord, r.TermKeys = nil, terms, slices.Clone(keys)
+	return &r
+}
+
 // TestKeyedTermsBuildTheSameSegment gives the notes' terms Keys (one per
 // distinct text, as analyze.TermID does) on some notes and none on others,
-// in one builder and across a reused one: the bytes are the oracle's.
+// and some notes' terms as records (TermRecord), in one builder and across
+// a reused one: the bytes are the oracle's, and a note's record is the
+// same either way.
 func TestKeyedTermsBuildTheSameSegment(t *testing.T) {
 	keys := map[string]uint32{}
 	var b *builder
@@ -120,6 +150,13 @@ func TestKeyedTermsBuildTheSameSegment(t *testing.T) {
 					keys[tm.Text] = uint32(len(keys)*7 + 1) // sparse numbers
 				}
 				tm.Key = keys[tm.Text]
+			}
+			if (i+int(seed))%3 == 2 {
+				r := asRecord(n)
+				if got, want := EncodeNote(nil, r), EncodeNote(nil, n); !bytes.Equal(got, want) {
+					t.Fatalf("seed %d: the record of a note given as a TermRecord differs", seed)
+				}
+				notes[i] = r
 			}
 		}
 		if b == nil {

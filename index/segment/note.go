@@ -52,6 +52,12 @@ type Note struct {
 	FieldLen [NoteFields]uint32
 	// Terms are the note's distinct terms, sorted, with their frequencies.
 	Terms []Term
+	// TermRecord, when Terms is nil, holds the terms as the note's record
+	// encodes them (NoteEncoder), and TermKeys their Keys in order: a
+	// builder reads them from there. The index writes a note's terms
+	// straight into its record, never into Terms.
+	TermRecord []byte
+	TermKeys   []uint32
 	// Anchors are the note's outgoing links with the words that describe
 	// their target.
 	Anchors []Anchor
