@@ -179,7 +179,6 @@ func (b *builder) finish() ([]byte, []uint32) {
 	postOrd, postStart := groupBy(len(b.posts), nt, func(i int) uint32 { return b.posts[i].term })
 	noteOrd, noteStart := groupBy(len(b.notePs), nt, func(i int) uint32 { return b.notePs[i].term })
 	anchOrd, anchStart := groupBy(len(b.anchors), nt, func(i int) uint32 { return b.anchors[i].term })
-	b.posts = b.posts[:len(b.posts):len(b.posts)]
 	ord := make([]uint32, nt) // builder term → dictionary number + 1 (0: no entry)
 	for _, id := range sorted {
 		w.beginTerm()
@@ -229,11 +228,21 @@ func (b *builder) reuse() *builder {
 	n := newBuilder()
 	n.byKey = b.byKey
 	clear(n.byKey)
-	n.posts, n.notePs, n.anchors, n.pos = b.posts[:0], b.notePs[:0], b.anchors[:0], b.pos[:0]
-	n.fwdTerm, n.fwdDF, n.fwdEnd = b.fwdTerm[:0], b.fwdDF[:0], b.fwdEnd[:0]
+	n.posts, n.notePs, n.anchors, n.pos = roomFor(b.posts), roomFor(b.notePs), roomFor(b.anchors), roomFor(b.pos)
+	n.fwdTerm, n.fwdDF, n.fwdEnd = roomFor(b.fwdTerm), roomFor(b.fwdDF), roomFor(b.fwdEnd)
 	for i := range n.w.sec {
-		n.w.sec[i] = b.w.sec[i][:0]
+		n.w.sec[i] = roomFor(b.w.sec[i])
 	}
 	*b = builder{}
 	return n
+}
+
+// roomFor returns s emptied, with room for a quarter more than it held:
+// the next bulk segment's lists are about as long as the last one's, often
+// a little longer, and a list that outgrows its room is copied whole.
+func roomFor[T any](s []T) []T {
+	if want := len(s) + len(s)/4; cap(s) < want {
+		return make([]T, 0, want)
+	}
+	return s[:0]
 }
