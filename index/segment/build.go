@@ -237,12 +237,13 @@ func (b *builder) reuse() *builder {
 	return n
 }
 
-// roomFor returns s emptied, with room for a quarter more than it held:
-// the next bulk segment's lists are about as long as the last one's, often
-// a little longer, and a list that outgrows its room is copied whole.
+// roomFor returns s emptied, with room for at least an eighth more than it
+// held (a quarter when it must grow): the next bulk segment's lists are
+// about as long as the last one's, often a little longer, and a list that
+// outgrows its room is copied whole.
 func roomFor[T any](s []T) []T {
-	if want := len(s) + len(s)/4; cap(s) < want {
-		return make([]T, 0, want)
+	if cap(s) < len(s)+len(s)/8 {
+		return make([]T, 0, len(s)+len(s)/4)
 	}
 	return s[:0]
 }
