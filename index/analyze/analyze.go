@@ -19,7 +19,9 @@
 package analyze
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Version identifies the analysis rules. Bump it whenever a change to this
@@ -60,7 +62,8 @@ type Token struct {
 type Analyzer struct {
 	words [numLangs]memo // raw token (ASCII lower-cased) → term, "" if dropped
 	grams memo           // normalised CJK gram → the same string, interned
-	hot   sync.Pool      // *hotCache: the memos' most recent entries, one per P in use
+	hot   sync.Pool      // *hotCache: each goroutine's table of the tokens it met
+	kept  keptCaches     // tables kept out of the pool during a large pass
 }
 
 // memo is a bounded, concurrency-safe map.
@@ -103,6 +106,7 @@ func New() *Analyzer {
 	}
 	a.grams.m = make(map[string]memoEntry, 64)
 	a.hot.New = func() any { return newHotCache() }
+	a.kept.slots = make([]atomic.Pointer[hotCache], min(max(runtime.GOMAXPROCS(0), 2), 64))
 	return a
 }
 
@@ -112,8 +116,8 @@ func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
 	if lang >= numLangs {
 		lang = English
 	}
-	hc := a.hot.Get().(*hotCache)
-	defer a.hot.Put(hc)
+	hc := a.getHot()
+	defer a.putHot(hc)
 	sc := newScanner(text)
 	for pos := 0; ; pos++ {
 		k, tok, start, end, ok := sc.next()

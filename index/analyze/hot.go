@@ -1,5 +1,10 @@
 package analyze
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // hotCache is a goroutine's own table of the tokens it has analysed, in
 // front of the memos. A vault's memo holds every word it has seen (47,000
 // raw words at the scale benchmark's 10×), and a lookup in a map that
@@ -7,11 +12,11 @@ package analyze
 // direct-mapped cache in front, which answered 82–87 % of the tokens, the
 // misses were a tenth of a cold index's CPU. This table holds every token
 // it has met (up to 3/4 of hotMax slots; past that a new token takes its
-// home slot) with the token's bytes in the slot, so a lookup reads one slot,
-// and the CPU's caches keep the frequent words' slots close. Each Analyze
-// call takes a table from a pool, so goroutines never share one; the same
-// raw token of the same kind always has the same term. Tokens longer than
-// hotRaw bytes (rare) go to the memo every time.
+// home slot) with the token's bytes in the slot, so a lookup reads one
+// slot, and the CPU's caches keep the frequent words' slots close. Each
+// Analyze call takes a table of its own (getHot), so goroutines never
+// share one; the same raw token of the same kind always has the same term.
+// Tokens longer than hotRaw bytes (rare) go to the memo every time.
 type hotCache struct {
 	slot  []hotSlot // a power of two of them, open addressing
 	used  int
@@ -106,6 +111,59 @@ func (hc *hotCache) grow() {
 		}
 		hc.slot[i] = *sl
 	}
+}
+
+// keptCaches holds goroutines' tables between Analyze calls while
+// KeepCaches is in effect. A pool drops what it holds at every second
+// garbage collection it has not been used in between, and a large pass
+// collects every fraction of a second: a cold index of the scale
+// benchmark's 10× vault made 32 tables, each filled again from the memos
+// (47,000 lookups), one a second.
+type keptCaches struct {
+	keep  atomic.Int32 // KeepCaches calls not yet released
+	slots []atomic.Pointer[hotCache]
+}
+
+// KeepCaches keeps the goroutines' tables of tokens (one per processor, at
+// most) from one Analyze call to the next until release is called, rather
+// than in a pool that garbage collection empties: for a large pass, whose
+// workers analyse text without pause. Calls nest.
+func (a *Analyzer) KeepCaches() (release func()) {
+	a.kept.keep.Add(1)
+	return sync.OnceFunc(func() {
+		if a.kept.keep.Add(-1) == 0 {
+			for i := range a.kept.slots {
+				if hc := a.kept.slots[i].Swap(nil); hc != nil {
+					a.hot.Put(hc)
+				}
+			}
+		}
+	})
+}
+
+// getHot takes a table for an Analyze call: a kept one if any is free.
+func (a *Analyzer) getHot() *hotCache {
+	for i := range a.kept.slots {
+		if a.kept.slots[i].Load() != nil {
+			if hc := a.kept.slots[i].Swap(nil); hc != nil {
+				return hc
+			}
+		}
+	}
+	return a.hot.Get().(*hotCache)
+}
+
+// putHot gives back an Analyze call's table: kept while KeepCaches is in
+// effect and a slot is free, else to the pool.
+func (a *Analyzer) putHot(hc *hotCache) {
+	if a.kept.keep.Load() > 0 {
+		for i := range a.kept.slots {
+			if a.kept.slots[i].CompareAndSwap(nil, hc) {
+				return
+			}
+		}
+	}
+	a.hot.Put(hc)
 }
 
 // entry returns the memo entry of a token of kind.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,30 @@ func TestTermIDs(t *testing.T) {
 	}
 	if n := TermIDs(); n <= int(max(a, b)) {
 		t.Fatalf("TermIDs %d, but %d is handed out", n, max(a, b))
+	}
+}
+
+// TestKeptCachesOutliveCollections: while KeepCaches is in effect, an
+// Analyze call after garbage collections finds the table the one before
+// filled; released, the tables go back to the pool.
+func TestKeptCachesOutliveCollections(t *testing.T) {
+	a := New()
+	made := 0
+	a.hot.New = func() any { made++; return newHotCache() }
+	release := a.KeepCaches()
+	for range 3 {
+		a.Analyze("kept tables of tokens", English, func(Token) {})
+		runtime.GC()
+		runtime.GC()
+	}
+	if made != 1 {
+		t.Fatalf("%d tables made, want 1", made)
+	}
+	release()
+	release() // a second call does nothing
+	for i := range a.kept.slots {
+		if a.kept.slots[i].Load() != nil {
+			t.Fatalf("slot %d still holds a table after release", i)
+		}
 	}
 }
