@@ -159,8 +159,7 @@ func (a *Analyzer) word(l Lang, tok []byte) memoEntry {
 		return e
 	}
 	e := memoEntry{raw: string(tok)}
-	e.term = analyzeWord(l, e.raw)
-	e.id = TermID(e.term)
+	e.term, e.id = internTerm(analyzeWord(l, e.raw))
 	m.put(e)
 	return e
 }
@@ -171,7 +170,7 @@ func (a *Analyzer) gram(g []byte) memoEntry {
 		return e
 	}
 	e := memoEntry{raw: string(g)}
-	e.term, e.id = e.raw, TermID(e.raw)
+	e.term, e.id = internTerm(e.raw)
 	a.grams.put(e)
 	return e
 }
