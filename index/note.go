@@ -103,6 +103,7 @@ type noteBuilder struct {
 
 	start, next []int32 // encode's scratch
 	order       []termOrder
+	sorted      []termOrder
 	pos         []uint32
 	enc         segment.NoteEncoder
 }

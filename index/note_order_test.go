@@ -10,7 +10,7 @@ import (
 
 // TestPrefixOrderIsStringOrder: ordering by prefix8, then by text, is the
 // order of strings.Compare, for texts sharing long prefixes, shorter than
-// eight bytes, holding zero bytes and non-ASCII.
+// eight bytes, holding zero bytes and non-ASCII; and so is sortTerms's.
 func TestPrefixOrderIsStringOrder(t *testing.T) {
 	alphabet := []string{"a", "b", "z", "\x00", "\xff", "é", "ab", "abcdefgh"}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -34,6 +34,20 @@ func TestPrefixOrderIsStringOrder(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Fatalf("prefix order %q, string order %q", got, want)
+		}
+		// sortTerms, on the distinct texts as a note has them.
+		distinct := slices.Compact(slices.Clone(want))
+		rng.Shuffle(len(distinct), func(i, j int) { distinct[i], distinct[j] = distinct[j], distinct[i] })
+		var order []termOrder
+		for i, s := range distinct {
+			order = append(order, termOrder{prefix8(s), int32(i)})
+		}
+		var sorted []string
+		for _, o := range sortTerms(make([]termOrder, len(order)), order, distinct) {
+			sorted = append(sorted, distinct[o.term])
+		}
+		if want := slices.Compact(want); !slices.Equal(sorted, want) {
+			t.Fatalf("sortTerms %q, string order %q", sorted, want)
 		}
 	}
 }

@@ -1,10 +1,8 @@
 package index
 
 import (
-	"cmp"
 	"encoding/binary"
 	"slices"
-	"strings"
 
 	"github.com/ragd/ragd/index/segment"
 )
@@ -23,6 +21,45 @@ func prefix8(s string) uint64 {
 	var b [8]byte
 	copy(b[:], s)
 	return binary.BigEndian.Uint64(b[:])
+}
+
+// sortTerms sorts terms (texts by term number) into dst, which has their
+// length: by their first byte (a counting sort), then within each first
+// byte by prefix8 and, where that ties, by text (insertion sorts: a note's
+// few hundred terms fall into a few dozen small groups).
+func sortTerms(dst, terms []termOrder, texts []string) []termOrder {
+	var start [257]int32
+	for _, o := range terms {
+		start[o.pre>>56+1]++
+	}
+	for c := range 256 {
+		start[c+1] += start[c]
+	}
+	next := start
+	for _, o := range terms {
+		c := o.pre >> 56
+		dst[next[c]] = o
+		next[c]++
+	}
+	for c := range 256 {
+		g := dst[start[c]:start[c+1]]
+		for i := 1; i < len(g); i++ {
+			o := g[i]
+			j := i
+			for ; j > 0 && termLess(o, g[j-1], texts); j-- {
+				g[j] = g[j-1]
+			}
+			g[j] = o
+		}
+	}
+	return dst
+}
+
+func termLess(x, y termOrder, texts []string) bool {
+	if x.pre != y.pre {
+		return x.pre < y.pre
+	}
+	return texts[x.term] < texts[y.term]
 }
 
 // encode writes note n's record (segment.EncodeNote's bytes) with the
@@ -57,13 +94,9 @@ func (b *noteBuilder) encode(n *segment.Note) []byte {
 		order = append(order, termOrder{prefix8(t), int32(i)})
 		size += len(t) + 8
 	}
-	b.order = order
-	slices.SortFunc(order, func(x, y termOrder) int {
-		if x.pre != y.pre {
-			return cmp.Compare(x.pre, y.pre)
-		}
-		return strings.Compare(b.texts[x.term], b.texts[y.term])
-	})
+	b.sorted = sortTerms(slices.Grow(b.sorted[:0], nt)[:nt], order, b.texts)
+	order = b.sorted
+	b.order = b.order[:0]
 	e := &b.enc
 	e.Begin(make([]byte, 0, size), n, nt)
 	for _, o := range order {
