@@ -90,11 +90,15 @@ func stemKey(terms func(string) []string, name string) string {
 // NameKey normalises a note name, path or link target for lookup: slash
 // path, no ".md", lower case, single spaces, no surrounding space or slash.
 func NameKey(s string) string {
-	if upper, ok := plainName(s); ok {
+	t := s
+	if hasMDSuffix(t) {
+		t = t[:len(t)-3] // a path or file name: plain before its extension
+	}
+	if upper, ok := plainName(t); ok {
 		if !upper {
-			return s
+			return t
 		}
-		return lowerASCII(s)
+		return lowerASCII(t)
 	}
 	s = strings.TrimSpace(strings.ReplaceAll(s, "\\", "/"))
 	if strings.HasSuffix(strings.ToLower(s), ".md") {
@@ -107,8 +111,8 @@ func NameKey(s string) string {
 // plainName reports whether s is its own name key but for its case: ASCII
 // without backslashes, control characters or runs of spaces, no space or
 // slash at either end, not ending in ".md" in any case. upper reports an
-// upper-case letter in it. Most link targets are; NameKey then needs no
-// more than one lower-casing copy.
+// upper-case letter in it. Most link targets are, and most paths but for
+// their ".md"; NameKey then needs no more than one lower-casing copy.
 func plainName(s string) (upper, ok bool) {
 	if s == "" || s[0] == ' ' || s[0] == '/' || s[len(s)-1] == ' ' || s[len(s)-1] == '/' {
 		return false, false
@@ -123,10 +127,16 @@ func plainName(s string) (upper, ok bool) {
 			upper = true
 		}
 	}
-	if n := len(s); n >= 3 && s[n-3] == '.' && s[n-2]|0x20 == 'm' && s[n-1]|0x20 == 'd' {
+	if hasMDSuffix(s) {
 		return false, false
 	}
 	return upper, true
+}
+
+// hasMDSuffix reports whether s ends in ".md" in any case.
+func hasMDSuffix(s string) bool {
+	n := len(s)
+	return n >= 3 && s[n-3] == '.' && s[n-2]|0x20 == 'm' && s[n-1]|0x20 == 'd'
 }
 
 // lowerASCII lower-cases an ASCII string.

@@ -17,7 +17,7 @@ func nameKeySlow(s string) string {
 }
 
 func TestNameKeyShortcut(t *testing.T) {
-	pieces := []string{"a", "Z", "Note", " ", "  ", "/", "\\", ".md", ".MD", ".Md", "md", ".", "\t", "\n", "é", "É",
+	pieces := []string{"a", "Z", "Note", " ", "  ", "/", "\\", ".md", ".MD", ".Md", ".md", ".mD", "md", ".", "\t", "\n", "é", "É",
 		"\u00a0", "\u0085", "x.mdx", "#", "|", "-", "2024", "\x7f", "İ"}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for range 20000 {
@@ -32,7 +32,7 @@ func TestNameKeyShortcut(t *testing.T) {
 }
 
 func FuzzNameKey(f *testing.F) {
-	for _, s := range []string{"", "Note", "a b", "Dir/Note.md", " x ", "A  B", "a\\b", "x.MD"} {
+	for _, s := range []string{"", "Note", "a b", "Dir/Note.md", " x ", "A  B", "a\\b", "x.MD", "a/.md", "x.md.md", ".md", "a .md"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
