@@ -3,7 +3,6 @@ package index
 import (
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -101,7 +100,9 @@ type noteBuilder struct {
 	grouped []noteTok
 	ord     uint32
 
-	start, next []int32 // encode's scratch
+	anchorAt    []int32  // analyze term ID → anchor term number + 1, for anchorTerms
+	anchorIDs   []uint32 // the IDs set in anchorAt
+	start, next []int32  // encode's scratch
 	order       []termOrder
 	sorted      []termOrder
 	pos         []uint32
@@ -228,7 +229,7 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 			sc.Body++
 		})
 	}
-	n.Anchors = anchors(an, lang, doc.Vault, rels, chunks)
+	n.Anchors = b.anchors(doc.Vault, rels, chunks)
 	rec := b.encode(n)
 	return n, rec
 }
@@ -258,61 +259,6 @@ func (b *noteBuilder) sameTerms(x, y string) bool {
 	b.an.Analyze(x, b.lang, func(t analyze.Token) { tx = append(tx, t.Term) })
 	b.an.Analyze(y, b.lang, func(t analyze.Token) { ty = append(ty, t.Term) })
 	return slices.Equal(tx, ty)
-}
-
-// anchors turns a note's links to other notes into anchor text for their
-// targets: the link's words (its alias, or the target's name) and the
-// sentence around it.
-func anchors(an *analyze.Analyzer, lang analyze.Lang, vault string, rels []graph.Relation, chunks []Chunk) []segment.Anchor {
-	byTarget := map[string]map[string]*segment.AnchorTerm{}
-	for _, r := range rels {
-		if r.Type != graph.RelLinksTo && r.Type != graph.RelEmbeds || r.Target == "" {
-			continue
-		}
-		key := vault + "\x00" + r.Target
-		terms := byTarget[key]
-		if terms == nil {
-			terms = map[string]*segment.AnchorTerm{}
-			byTarget[key] = terms
-		}
-		get := func(t string) *segment.AnchorTerm {
-			a := terms[t]
-			if a == nil {
-				a = &segment.AnchorTerm{Text: t}
-				terms[t] = a
-			}
-			return a
-		}
-		words := r.Alias
-		if words == "" {
-			words = strings.TrimSuffix(path.Base(r.Raw), path.Ext(r.Raw))
-		}
-		an.Analyze(words, lang, func(t analyze.Token) { get(t.Term).Link++ })
-		if r.Chunk >= 0 && r.Chunk < len(chunks) {
-			c := &chunks[r.Chunk]
-			s, e := r.Start-c.Start, r.End-c.Start
-			if s >= 0 && e <= len(c.Text) && s <= e {
-				ls, le := sentenceAround(c.Text, s, e)
-				an.Analyze(c.Text[ls:s], lang, func(t analyze.Token) { get(t.Term).Context++ })
-				an.Analyze(c.Text[e:le], lang, func(t analyze.Token) { get(t.Term).Context++ })
-			}
-		}
-	}
-	keys := make([]string, 0, len(byTarget))
-	for k := range byTarget {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]segment.Anchor, 0, len(keys))
-	for _, k := range keys {
-		a := segment.Anchor{Target: k}
-		for _, t := range byTarget[k] {
-			a.Terms = append(a.Terms, *t)
-		}
-		slices.SortFunc(a.Terms, func(x, y segment.AnchorTerm) int { return strings.Compare(x.Text, y.Text) })
-		out = append(out, a)
-	}
-	return out
 }
 
 // maxContext bounds the context taken on each side of a link, in bytes.
