@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 
 	"github.com/ragd/ragd/index/segment"
 )
@@ -18,9 +19,14 @@ type termOrder struct {
 // past its end: prefix8(x) < prefix8(y) implies x < y, and x < y implies
 // prefix8(x) <= prefix8(y).
 func prefix8(s string) uint64 {
-	var b [8]byte
-	copy(b[:], s)
-	return binary.BigEndian.Uint64(b[:])
+	if len(s) >= 8 { // one load, not a copy through memmove
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		v |= uint64(s[i]) << (56 - 8*i)
+	}
+	return v
 }
 
 // sortTerms sorts terms (texts by term number) into dst, which has their
