@@ -22,6 +22,7 @@ type builder struct {
 	df    []uint64          // by builder term number
 
 	posts   []bpost
+	spare   []bpost // the postings' other slice (postsInOrder)
 	notePs  []bnote
 	anchors []banchor
 	pos     []byte // positions of posts, delta-coded varints
@@ -166,6 +167,40 @@ func groupBy(n, nTerms int, term func(i int) uint32) (order, start []uint32) {
 	return order, start
 }
 
+// postsInOrder returns the chunk postings grouped by term in dictionary
+// order (sorted: builder term numbers), each term's in the order added (a
+// counting sort), and where the i-th term's begin. It moves the postings
+// into b.spare, swapped with b.posts: reading them in order then is a pass
+// over one slice, where gathering them through a list of indexes read the
+// postings of a segment of a few million in random order.
+func (b *builder) postsInOrder(sorted []uint32) ([]bpost, []uint32) {
+	nt := len(sorted)
+	rank := make([]uint32, nt)
+	for r, id := range sorted {
+		rank[id] = uint32(r)
+	}
+	start := make([]uint32, nt+1)
+	for i := range b.posts {
+		start[rank[b.posts[i].term]+1]++
+	}
+	for r := range nt {
+		start[r+1] += start[r]
+	}
+	next := slices.Clone(start[:nt])
+	out := b.spare[:0]
+	if cap(out) < len(b.posts) {
+		out = make([]bpost, 0, len(b.posts)+len(b.posts)/4)
+	}
+	out = out[:len(b.posts)]
+	for i := range b.posts {
+		r := rank[b.posts[i].term]
+		out[next[r]] = b.posts[i]
+		next[r]++
+	}
+	b.posts, b.spare = out, b.posts
+	return out, start
+}
+
 // finish lays out the segment and returns it with the numbers of the notes
 // deleted since they were added.
 func (b *builder) finish() ([]byte, []uint32) {
@@ -176,14 +211,14 @@ func (b *builder) finish() ([]byte, []uint32) {
 		sorted[i] = uint32(i)
 	}
 	slices.SortFunc(sorted, func(x, y uint32) int { return strings.Compare(b.texts[x], b.texts[y]) })
-	postOrd, postStart := groupBy(len(b.posts), nt, func(i int) uint32 { return b.posts[i].term })
+	posts, postStart := b.postsInOrder(sorted)
 	noteOrd, noteStart := groupBy(len(b.notePs), nt, func(i int) uint32 { return b.notePs[i].term })
 	anchOrd, anchStart := groupBy(len(b.anchors), nt, func(i int) uint32 { return b.anchors[i].term })
 	ord := make([]uint32, nt) // builder term → dictionary number + 1 (0: no entry)
-	for _, id := range sorted {
+	for r, id := range sorted {
 		w.beginTerm()
-		for _, k := range postOrd[postStart[id]:postStart[id+1]] {
-			p := &b.posts[k]
+		for k := postStart[r]; k < postStart[r+1]; k++ {
+			p := &posts[k]
 			w.postingRaw(p.chunk, p.body, p.head, b.pos[p.posOff:p.posEnd])
 		}
 		for _, k := range noteOrd[noteStart[id]:noteStart[id+1]] {
@@ -229,6 +264,7 @@ func (b *builder) reuse() *builder {
 	n.byKey = b.byKey
 	clear(n.byKey)
 	n.posts, n.notePs, n.anchors, n.pos = roomFor(b.posts), roomFor(b.notePs), roomFor(b.anchors), roomFor(b.pos)
+	n.spare = b.spare
 	n.fwdTerm, n.fwdDF, n.fwdEnd = roomFor(b.fwdTerm), roomFor(b.fwdDF), roomFor(b.fwdEnd)
 	for i := range n.w.sec {
 		n.w.sec[i] = roomFor(b.w.sec[i])
