@@ -301,8 +301,14 @@ func (s *Store) Settle(ctx context.Context) error {
 // BeginBulk puts the lexical index in bulk mode for a pass that adds many
 // notes (segment.Set.BeginBulk): notes are searchable in batches of a few
 // thousand rather than at each commit, and building and merging segments
-// costs a fraction. end, called once, makes every note searchable.
+// costs a fraction; the analyzer keeps its workers' tables of tokens
+// (analyze.Analyzer.KeepCaches). end, called once, makes every note
+// searchable.
 func (s *Store) BeginBulk() (end func()) {
 	s.lex.BeginBulk()
-	return sync.OnceFunc(s.lex.EndBulk)
+	release := s.an.KeepCaches()
+	return sync.OnceFunc(func() {
+		s.lex.EndBulk()
+		release()
+	})
 }

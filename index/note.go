@@ -3,7 +3,6 @@ package index
 import (
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -92,12 +91,22 @@ func (f Fields) properties(props []chunk.Property) []string {
 type noteBuilder struct {
 	an      *analyze.Analyzer
 	lang    analyze.Lang
-	idx     map[string]int32
+	byID    []int32                      // analyze term ID → term number + 1
+	idx     map[string]int32             // term → term number, for terms without an ID
 	texts   []string                     // by term number
+	ids     []uint32                     // by term number
 	fields  [][segment.NoteFields]uint32 // by term number
 	toks    []noteTok
 	grouped []noteTok
 	ord     uint32
+
+	anchorAt    []int32  // analyze term ID → anchor term number + 1, for anchorTerms
+	anchorIDs   []uint32 // the IDs set in anchorAt
+	start, next []int32  // encode's scratch
+	order       []termOrder
+	sorted      []termOrder
+	pos         []uint32
+	enc         segment.NoteEncoder
 }
 
 // noteTok is one occurrence of a term in chunk ord: at body position pos,
@@ -119,20 +128,45 @@ func getNoteBuilder(an *analyze.Analyzer, lang analyze.Lang) *noteBuilder {
 }
 
 func (b *noteBuilder) release() {
+	for _, id := range b.ids {
+		if id != 0 {
+			b.byID[id] = 0
+		}
+	}
 	clear(b.idx)
 	clear(b.texts)
-	b.an, b.texts, b.fields, b.toks, b.grouped = nil, b.texts[:0], b.fields[:0], b.toks[:0], b.grouped[:0]
+	b.an, b.texts, b.ids, b.fields, b.toks, b.grouped = nil, b.texts[:0], b.ids[:0], b.fields[:0], b.toks[:0], b.grouped[:0]
 	noteBuilders.Put(b)
 }
 
-func (b *noteBuilder) term(t string) int32 {
-	i, ok := b.idx[t]
-	if !ok {
-		i = int32(len(b.texts))
-		b.idx[t] = i
-		b.texts = append(b.texts, t)
-		b.fields = append(b.fields, [segment.NoteFields]uint32{})
+// term returns the term number of an analysed token's term, adding it if
+// new. A term with an ID is found by it (analyze.TermID: a term has always
+// the same ID, or always none), one without by its text.
+func (b *noteBuilder) term(t *analyze.Token) int32 {
+	if t.ID != 0 {
+		if int(t.ID) >= len(b.byID) {
+			b.byID = append(b.byID, make([]int32, max(analyze.TermIDs(), int(t.ID)+1)-len(b.byID))...)
+		}
+		if i := b.byID[t.ID]; i != 0 {
+			return i - 1
+		}
+		i := b.add(t.Term, t.ID)
+		b.byID[t.ID] = i + 1
+		return i
 	}
+	i, ok := b.idx[t.Term]
+	if !ok {
+		i = b.add(t.Term, 0)
+		b.idx[t.Term] = i
+	}
+	return i
+}
+
+func (b *noteBuilder) add(text string, id uint32) int32 {
+	i := int32(len(b.texts))
+	b.texts = append(b.texts, text)
+	b.ids = append(b.ids, id)
+	b.fields = append(b.fields, [segment.NoteFields]uint32{})
 	return i
 }
 
@@ -140,84 +174,15 @@ func (b *noteBuilder) term(t string) int32 {
 func (b *noteBuilder) field(f int, text string) uint32 {
 	n := uint32(0)
 	b.an.Analyze(text, b.lang, func(t analyze.Token) {
-		b.fields[b.term(t.Term)][f]++
+		b.fields[b.term(&t)][f]++
 		n++
 	})
 	return n
 }
 
-// terms returns the note's terms sorted, each with its note-field
-// frequencies and its postings by chunk (positions ascending).
-func (b *noteBuilder) terms() []segment.Term {
-	nt := len(b.texts)
-	// Group the tokens by term, stably: chunks and positions stay ascending.
-	start := make([]int32, nt+1)
-	for _, tk := range b.toks {
-		start[tk.term+1]++
-	}
-	for t := range nt {
-		start[t+1] += start[t]
-	}
-	next := slices.Clone(start[:nt])
-	b.grouped = slices.Grow(b.grouped[:0], len(b.toks))[:len(b.toks)]
-	for _, tk := range b.toks {
-		b.grouped[next[tk.term]] = tk
-		next[tk.term]++
-	}
-	nPost, nPos := 0, 0
-	for t := range nt {
-		last := int64(-1)
-		for _, tk := range b.grouped[start[t]:start[t+1]] {
-			if int64(tk.ord) != last {
-				nPost++
-				last = int64(tk.ord)
-			}
-			if tk.pos != headTok {
-				nPos++
-			}
-		}
-	}
-	posts := make([]segment.Posting, nPost)
-	pos := make([]uint32, nPos)
-	order := make([]int32, nt)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.texts[x], b.texts[y]) })
-	out := make([]segment.Term, nt)
-	pi, qi := 0, 0
-	for k, t := range order {
-		tm := &out[k]
-		tm.Text, tm.Note = b.texts[t], b.fields[t]
-		g := b.grouped[start[t]:start[t+1]]
-		p0 := pi
-		for j := 0; j < len(g); {
-			ps := &posts[pi]
-			pi++
-			ps.Ord = g[j].ord
-			q0 := qi
-			for ; j < len(g) && g[j].ord == ps.Ord; j++ {
-				if g[j].pos == headTok {
-					ps.Head++
-				} else {
-					pos[qi] = g[j].pos
-					qi++
-				}
-			}
-			ps.Body = uint32(qi - q0)
-			if qi > q0 {
-				ps.Pos = pos[q0:qi:qi]
-			}
-		}
-		if pi > p0 {
-			tm.Postings = posts[p0:pi:pi]
-		}
-	}
-	return out
-}
-
-// buildNote makes the segment record of a prepared document.
-func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []graph.Relation) *segment.Note {
+// buildNote makes the segment record of a prepared document: the note
+// (its terms in TermRecord) and its encoding (segment.EncodeNote's bytes).
+func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []graph.Relation) (*segment.Note, []byte) {
 	n := &segment.Note{Vault: doc.Vault, Path: doc.Path, Title: doc.Title, Tags: doc.Tags, MTime: doc.ModTime.Unix()}
 	lang := f.langOf(cd.Meta, func() string {
 		var sb strings.Builder
@@ -255,18 +220,18 @@ func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document
 		sc.Hash = c.textKey()
 		for _, h := range chunkHeadings(cd.Chunks[i], doc.Title) {
 			an.Analyze(h, lang, func(t analyze.Token) {
-				b.toks = append(b.toks, noteTok{b.term(t.Term), b.ord, headTok})
+				b.toks = append(b.toks, noteTok{b.term(&t), b.ord, headTok})
 				sc.Head++
 			})
 		}
 		an.Analyze(c.Text, lang, func(t analyze.Token) {
-			b.toks = append(b.toks, noteTok{b.term(t.Term), b.ord, uint32(t.Pos)})
+			b.toks = append(b.toks, noteTok{b.term(&t), b.ord, uint32(t.Pos)})
 			sc.Body++
 		})
 	}
-	n.Terms = b.terms()
-	n.Anchors = anchors(an, lang, doc.Vault, rels, chunks)
-	return n
+	n.Anchors = b.anchors(doc.Vault, rels, chunks)
+	rec := b.encode(n)
+	return n, rec
 }
 
 // chunkHeadings are the distinct heading texts of the sections a chunk
@@ -294,61 +259,6 @@ func (b *noteBuilder) sameTerms(x, y string) bool {
 	b.an.Analyze(x, b.lang, func(t analyze.Token) { tx = append(tx, t.Term) })
 	b.an.Analyze(y, b.lang, func(t analyze.Token) { ty = append(ty, t.Term) })
 	return slices.Equal(tx, ty)
-}
-
-// anchors turns a note's links to other notes into anchor text for their
-// targets: the link's words (its alias, or the target's name) and the
-// sentence around it.
-func anchors(an *analyze.Analyzer, lang analyze.Lang, vault string, rels []graph.Relation, chunks []Chunk) []segment.Anchor {
-	byTarget := map[string]map[string]*segment.AnchorTerm{}
-	for _, r := range rels {
-		if r.Type != graph.RelLinksTo && r.Type != graph.RelEmbeds || r.Target == "" {
-			continue
-		}
-		key := vault + "\x00" + r.Target
-		terms := byTarget[key]
-		if terms == nil {
-			terms = map[string]*segment.AnchorTerm{}
-			byTarget[key] = terms
-		}
-		get := func(t string) *segment.AnchorTerm {
-			a := terms[t]
-			if a == nil {
-				a = &segment.AnchorTerm{Text: t}
-				terms[t] = a
-			}
-			return a
-		}
-		words := r.Alias
-		if words == "" {
-			words = strings.TrimSuffix(path.Base(r.Raw), path.Ext(r.Raw))
-		}
-		an.Analyze(words, lang, func(t analyze.Token) { get(t.Term).Link++ })
-		if r.Chunk >= 0 && r.Chunk < len(chunks) {
-			c := &chunks[r.Chunk]
-			s, e := r.Start-c.Start, r.End-c.Start
-			if s >= 0 && e <= len(c.Text) && s <= e {
-				ls, le := sentenceAround(c.Text, s, e)
-				an.Analyze(c.Text[ls:s], lang, func(t analyze.Token) { get(t.Term).Context++ })
-				an.Analyze(c.Text[e:le], lang, func(t analyze.Token) { get(t.Term).Context++ })
-			}
-		}
-	}
-	keys := make([]string, 0, len(byTarget))
-	for k := range byTarget {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]segment.Anchor, 0, len(keys))
-	for _, k := range keys {
-		a := segment.Anchor{Target: k}
-		for _, t := range byTarget[k] {
-			a.Terms = append(a.Terms, *t)
-		}
-		slices.SortFunc(a.Terms, func(x, y segment.AnchorTerm) int { return strings.Compare(x.Text, y.Text) })
-		out = append(out, a)
-	}
-	return out
 }
 
 // maxContext bounds the context taken on each side of a link, in bytes.

@@ -22,6 +22,7 @@ type Prepared struct {
 	Parents []Parent
 
 	note  *segment.Note
+	rec   []byte // note's record (segment.EncodeNote's bytes)
 	graph graph.Record
 	enc   encoded // the values to store, encoded off the write path
 }
@@ -59,7 +60,7 @@ func (p *Prepared) encode() error {
 		e.parents[i] = encodeParent(&p.Parents[i])
 	}
 	if p.Doc.Status == StatusOK {
-		e.fwd = segment.EncodeNote(nil, p.note)
+		e.fwd = p.rec
 		e.graph = encodeGraph(&p.graph)
 	}
 	p.enc = e
@@ -121,7 +122,7 @@ func PrepareFields(an *analyze.Analyzer, f Fields, doc Document, cd *chunk.Docum
 		})
 	}
 	p.graph = graph.Build(func(t string) []string { return an.AppendTerms(nil, t) }, doc.Path, doc.Title, cd)
-	p.note = buildNote(an, f, &p.Doc, cd, p.Chunks, p.graph.Relations)
+	p.note, p.rec = buildNote(an, f, &p.Doc, cd, p.Chunks, p.graph.Relations)
 	for i := range p.Chunks {
 		p.Chunks[i].Tokens = int(p.note.Chunks[i].Body)
 	}

@@ -19,7 +19,9 @@
 package analyze
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Version identifies the analysis rules. Bump it whenever a change to this
@@ -49,6 +51,10 @@ type Token struct {
 	// Start and End are the byte range [Start, End) in the analysed text of
 	// the source token (for a bigram, of its two characters).
 	Start, End int
+	// ID numbers Term in the whole process (see TermID): two tokens with
+	// the same ID have the same Term, whatever Analyzer made them. 0 when
+	// the term has no number.
+	ID uint32
 }
 
 // Analyzer produces index terms from text. It is safe for concurrent use;
@@ -56,7 +62,8 @@ type Token struct {
 type Analyzer struct {
 	words [numLangs]memo // raw token (ASCII lower-cased) → term, "" if dropped
 	grams memo           // normalised CJK gram → the same string, interned
-	hot   sync.Pool      // *hotCache: the memos' most recent entries, one per P in use
+	hot   sync.Pool      // *hotCache: each goroutine's table of the tokens it met
+	kept  keptCaches     // tables kept out of the pool during a large pass
 }
 
 // memo is a bounded, concurrency-safe map.
@@ -65,9 +72,12 @@ type memo struct {
 	m  map[string]memoEntry
 }
 
-// memoEntry is a memo's value: the term, and the key as stored, which a
-// hotCache keeps without copying it.
-type memoEntry struct{ raw, term string }
+// memoEntry is a memo's value: the term and its number (TermID), and the
+// key as stored.
+type memoEntry struct {
+	raw, term string
+	id        uint32
+}
 
 func (m *memo) get(key []byte) (memoEntry, bool) {
 	m.mu.RLock()
@@ -76,43 +86,12 @@ func (m *memo) get(key []byte) (memoEntry, bool) {
 	return e, ok
 }
 
-func (m *memo) put(key, val string) {
+func (m *memo) put(e memoEntry) {
 	m.mu.Lock()
 	if len(m.m) < maxCached {
-		m.m[key] = memoEntry{key, val}
+		m.m[e.raw] = e
 	}
 	m.mu.Unlock()
-}
-
-// hotCache is a small direct-mapped cache in front of the memos. A
-// vault's memo holds every word it has seen (hundreds of thousands at the
-// scale benchmark's 10×), and a lookup in a map that size misses the CPU's
-// caches: it was a tenth of a cold index's CPU. Word frequencies are
-// skewed, so a few thousand slots answer most tokens. Each Analyze call
-// takes one from a pool, so goroutines
-// never share one; an entry holds the memo's own strings, and the same
-// raw token in the same language always has the same term.
-type hotCache struct {
-	slot [hotSlots]hotSlot
-}
-
-type hotSlot struct {
-	raw, term string
-	kind      uint8 // the language + 1 of a word, gramKind for a gram; 0 = empty
-}
-
-const (
-	hotSlots = 1 << 12
-	gramKind = uint8(numLangs) + 1
-)
-
-// hotIndex hashes a token and its kind (FNV-1a) to a slot.
-func hotIndex(kind uint8, tok []byte) uint32 {
-	h := uint32(2166136261) ^ uint32(kind)
-	for _, c := range tok {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return (h ^ h>>15) & (hotSlots - 1)
 }
 
 // New returns an Analyzer with empty memos.
@@ -126,7 +105,8 @@ func New() *Analyzer {
 		a.words[l].m = make(map[string]memoEntry, n)
 	}
 	a.grams.m = make(map[string]memoEntry, 64)
-	a.hot.New = func() any { return new(hotCache) }
+	a.hot.New = func() any { return newHotCache() }
+	a.kept.slots = make([]atomic.Pointer[hotCache], min(max(runtime.GOMAXPROCS(0), 2), 64))
 	return a
 }
 
@@ -136,41 +116,27 @@ func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
 	if lang >= numLangs {
 		lang = English
 	}
-	hc := a.hot.Get().(*hotCache)
-	defer a.hot.Put(hc)
+	hc := a.getHot()
+	defer a.putHot(hc)
 	sc := newScanner(text)
 	for pos := 0; ; pos++ {
 		k, tok, start, end, ok := sc.next()
 		if !ok {
 			return
 		}
-		var term string
+		var e *hotSlot
 		switch k {
 		case pieceWord:
-			term = a.cached(hc, uint8(lang)+1, tok)
+			e = a.cached(hc, uint8(lang)+1, tok)
 		case pieceGram:
-			term = a.cached(hc, gramKind, tok)
+			e = a.cached(hc, gramKind, tok)
+		default:
+			continue
 		}
-		if term != "" {
-			fn(Token{Term: term, Pos: pos, Start: start, End: end})
+		if e.term != "" {
+			fn(Token{Term: e.term, Pos: pos, Start: start, End: end, ID: e.id})
 		}
 	}
-}
-
-// cached returns the term of a token of kind through hc.
-func (a *Analyzer) cached(hc *hotCache, kind uint8, tok []byte) string {
-	sl := &hc.slot[hotIndex(kind, tok)]
-	if sl.kind == kind && sl.raw == string(tok) {
-		return sl.term
-	}
-	var e memoEntry
-	if kind == gramKind {
-		e = a.gram(tok)
-	} else {
-		e = a.word(Lang(kind-1), tok)
-	}
-	*sl = hotSlot{raw: e.raw, term: e.term, kind: kind}
-	return e.term
 }
 
 // Terms calls fn for every term of text analysed as English, in order,
@@ -192,10 +158,10 @@ func (a *Analyzer) word(l Lang, tok []byte) memoEntry {
 	if e, ok := m.get(tok); ok {
 		return e
 	}
-	key := string(tok)
-	s := analyzeWord(l, key)
-	m.put(key, s)
-	return memoEntry{key, s}
+	e := memoEntry{raw: string(tok)}
+	e.term, e.id = internTerm(analyzeWord(l, e.raw))
+	m.put(e)
+	return e
 }
 
 // gram interns a normalised CJK gram.
@@ -203,9 +169,10 @@ func (a *Analyzer) gram(g []byte) memoEntry {
 	if e, ok := a.grams.get(g); ok {
 		return e
 	}
-	s := string(g)
-	a.grams.put(s, s)
-	return memoEntry{s, s}
+	e := memoEntry{raw: string(g)}
+	e.term, e.id = internTerm(e.raw)
+	a.grams.put(e)
+	return e
 }
 
 // analyzeWord computes the term of a raw word token: normalised, checked

@@ -18,8 +18,10 @@ import (
 // for node (TestHTMLParsersMatchGoldmark compares them).
 
 // newMarkdownParser is goldmark's CommonMark parser with strikethrough, with
-// the raw HTML parsers replaced by fastRawHTML and fastHTMLBlock.
-func newMarkdownParser() parser.Parser {
+// the raw HTML parsers replaced by fastRawHTML and fastHTMLBlock, and
+// (plain) top-level paragraphs without markup the chunker reads made
+// plainParagraphs (plain.go).
+func newMarkdownParser(plain bool) parser.Parser {
 	blocks := parser.DefaultBlockParsers()
 	for i, b := range blocks {
 		if b.Value == parser.NewHTMLBlockParser() {
@@ -32,8 +34,12 @@ func newMarkdownParser() parser.Parser {
 			inlines[i].Value = fastRawHTML{parser.NewRawHTMLParser()}
 		}
 	}
+	transformers := parser.DefaultParagraphTransformers()
+	if plain {
+		transformers = append(transformers, util.Prioritized(plainParagraphs{}, plainPriority))
+	}
 	p := parser.NewParser(parser.WithBlockParsers(blocks...), parser.WithInlineParsers(inlines...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+		parser.WithParagraphTransformers(transformers...))
 	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(extension.Strikethrough)).Parser()
 }
 

@@ -144,7 +144,7 @@ func headingSpans(src []byte, doc *Document, markdown bool) []span {
 	}
 	li := newLineIndex(src, nil)
 	var heads []span
-	for _, b := range markdownBlocks(src, doc.BodyStart, &li, &tagSet{}, &Document{}, new(scratch)) {
+	for _, b := range markdownBlocks(mdParser, src, doc.BodyStart, &li, &tagSet{}, &Document{}, new(scratch)) {
 		if b.heading {
 			heads = append(heads, b.span)
 		}

@@ -5,18 +5,24 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
 // mdParser is safe for concurrent use: every Parse gets its own context.
-var mdParser = newMarkdownParser()
+var mdParser = newMarkdownParser(true)
 
 // Markdown chunks a Markdown note: optional YAML frontmatter, then sections
 // split at every top-level heading (ATX or Setext). It returns
 // ErrInvalidUTF8 if src is not valid UTF-8; any other input, including
 // malformed frontmatter, yields a Document.
 func Markdown(src []byte, opt Options) (*Document, error) {
+	return markdownWith(mdParser, src, opt)
+}
+
+// markdownWith is Markdown with parser p.
+func markdownWith(p parser.Parser, src []byte, opt Options) (*Document, error) {
 	if !utf8.Valid(src) {
 		return nil, ErrInvalidUTF8
 	}
@@ -33,7 +39,7 @@ func Markdown(src []byte, opt Options) (*Document, error) {
 		sc := getScratch()
 		li := newLineIndex(src, sc.starts[:0])
 		sc.starts = li.starts
-		blocks := markdownBlocks(src, doc.BodyStart, &li, &tags, doc, sc)
+		blocks := markdownBlocks(p, src, doc.BodyStart, &li, &tags, doc, sc)
 		b := builder{scratch: sc, doc: doc, src: src, li: &li, opt: opt}
 		b.sections(blocks)
 		sc.release()
@@ -48,9 +54,9 @@ func Markdown(src []byte, opt Options) (*Document, error) {
 // top-level block extends up to the line before the next one starts. Inline
 // #tags are added to tags, links are appended to doc.Links (same walk) and
 // the first H1 becomes the title if none is set.
-func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Document, sc *scratch) []block {
+func markdownBlocks(p parser.Parser, src []byte, base int, li *lineIndex, tags *tagSet, doc *Document, sc *scratch) []block {
 	body := src[base:]
-	root := mdParser.Parse(text.NewReader(body))
+	root := p.Parse(text.NewReader(body))
 
 	entries := sc.entries[:0]
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
@@ -79,7 +85,7 @@ func markdownBlocks(src []byte, base int, li *lineIndex, tags *tagSet, doc *Docu
 		switch n.(type) {
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			blk.lines = true
-		case *ast.Paragraph:
+		case *ast.Paragraph, *plainParagraph:
 			blk.lines = src[s] == '|' // a pipe table
 		case *ast.List, *ast.Blockquote:
 			for c := n.FirstChild(); c != nil; c = c.NextSibling() {

@@ -97,6 +97,16 @@ func newSubstance(src []byte, base int, heads []span, bitBuf []uint64, cumBuf []
 			for i < e && !isSpace(src[i]) {
 				i++
 			}
+		case isWordByte(c):
+			// A run of ASCII letters and digits, marked at once: none of
+			// the cases above starts inside one (each needs a byte that is
+			// not a letter or digit, or one before it).
+			j := i + 1
+			for j < e && isWordByte(src[j]) {
+				j++
+			}
+			setBits(m.bits, i-base, j-base)
+			i = j
 		default:
 			size, ok := letterAt(src, i, e)
 			if ok {
@@ -106,13 +116,38 @@ func newSubstance(src []byte, base int, heads []span, bitBuf []uint64, cumBuf []
 		}
 	}
 	for _, h := range heads {
-		for k := max(h.s, base) - base; k < h.e-base; k++ {
-			m.bits[k>>6] &^= 1 << (k & 63)
+		if s, e := max(h.s, base)-base, h.e-base; s < e {
+			clearBits(m.bits, s, e)
 		}
 	}
 	m.cum = append(cumBuf[:0], 0)
 	for w, b := range m.bits {
 		m.cum = append(m.cum, m.cum[w]+int32(bits.OnesCount64(b)))
+	}
+	return m
+}
+
+// setBits sets bits [s, t) of b.
+func setBits(b []uint64, s, t int) {
+	for s < t {
+		b[s>>6] |= rangeMask(s, t)
+		s = (s | 63) + 1
+	}
+}
+
+// clearBits clears bits [s, t) of b.
+func clearBits(b []uint64, s, t int) {
+	for s < t {
+		b[s>>6] &^= rangeMask(s, t)
+		s = (s | 63) + 1
+	}
+}
+
+// rangeMask is the mask of the bits of [s, t) in the word holding bit s.
+func rangeMask(s, t int) uint64 {
+	m := ^uint64(0) << (s & 63)
+	if t < (s|63)+1 {
+		m &= 1<<(t&63) - 1
 	}
 	return m
 }
@@ -149,9 +184,15 @@ func (m *substance) count(s, e int) int {
 	return m.upto(e) - m.upto(s)
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
+// isWordByte reports whether c is an ASCII letter or digit.
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // lineEndAt returns the offset of the '\n' ending the line at i, or e.
 func lineEndAt(src []byte, i, e int) int {

@@ -90,12 +90,66 @@ func stemKey(terms func(string) []string, name string) string {
 // NameKey normalises a note name, path or link target for lookup: slash
 // path, no ".md", lower case, single spaces, no surrounding space or slash.
 func NameKey(s string) string {
+	t := s
+	if hasMDSuffix(t) {
+		t = t[:len(t)-3] // a path or file name: plain before its extension
+	}
+	if upper, ok := plainName(t); ok {
+		if !upper {
+			return t
+		}
+		return lowerASCII(t)
+	}
 	s = strings.TrimSpace(strings.ReplaceAll(s, "\\", "/"))
 	if strings.HasSuffix(strings.ToLower(s), ".md") {
 		s = s[:len(s)-3]
 	}
 	s = strings.Trim(s, "/ ")
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// plainName reports whether s is its own name key but for its case: ASCII
+// without backslashes, control characters or runs of spaces, no space or
+// slash at either end, not ending in ".md" in any case. upper reports an
+// upper-case letter in it. Most link targets are, and most paths but for
+// their ".md"; NameKey then needs no more than one lower-casing copy.
+func plainName(s string) (upper, ok bool) {
+	if s == "" || s[0] == ' ' || s[0] == '/' || s[len(s)-1] == ' ' || s[len(s)-1] == '/' {
+		return false, false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80 || c < ' ' || c == 0x7f || c == '\\':
+			return false, false
+		case c == ' ' && s[i+1] == ' ':
+			return false, false
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		}
+	}
+	if hasMDSuffix(s) {
+		return false, false
+	}
+	return upper, true
+}
+
+// hasMDSuffix reports whether s ends in ".md" in any case.
+func hasMDSuffix(s string) bool {
+	n := len(s)
+	return n >= 3 && s[n-3] == '.' && s[n-2]|0x20 == 'm' && s[n-1]|0x20 == 'd'
+}
+
+// lowerASCII lower-cases an ASCII string.
+func lowerASCII(s string) string {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return string(b)
 }
 
 // TagKey is the key of a tag entity: "#" and the lower-cased tag.

@@ -19,7 +19,8 @@ import (
 // field weights, b and mean lengths follows (blockX), so a search skips
 // the notes of blocks that cannot enter its heap, and a cursor skips whole
 // blocks without decoding them. The writer derives them from the postings
-// it has just written (endTerm), so the builder and the merge share them.
+// it has just written (endTerm, from what it noted of each: postInfo), so
+// the builder and the merge share them.
 //
 // A term's block data in the blocks section: nBlk rows of blockRowSize
 // bytes, then the impacts each row points at: a count and as many
@@ -123,31 +124,24 @@ func (w *writer) noteBodyLens() []uint32 {
 }
 
 // writeBlocks appends the block data of the term whose chunk postings were
-// just written and returns its number of blocks and offset.
+// just written (w.posts) and returns its number of blocks and offset.
 func (w *writer) writeBlocks() (nBlk int, off int) {
 	nb := w.noteBodyLens()
 	rows := w.sec[secChunkRows]
-	post := w.sec[secPostings][w.termStart[0]:]
-	pos := w.sec[secPositions][w.termStart[1]:]
-	it := postIter{d: decoder{b: post}, left: uint64(w.nPost), noPos: true}
 	var blk, imp []byte
 	var ci, ni impacts
-	q := pos        // positions after the last block's
-	var posN uint64 // position varints of the block so far
 	count, inBlock := uint32(0), 0
 	note, last := uint32(0), uint32(0)
 	sb, sh := uint32(0), uint32(0)
-	endAt := 0 // end of the last posting read, in post
+	var endAt, posEnd uint32 // where the last posting read ends in the postings and positions
 	endBlock := func() {
 		ni.add(sb, sh, nb[note])
 		sb, sh = 0, 0
-		q, _ = skipVarints(q, posN)
-		posN = 0
 		var row [blockRowSize]byte
 		le.PutUint32(row[brLastNote:], note)
 		le.PutUint32(row[brLastChunk:], last)
-		le.PutUint32(row[brPostEnd:], uint32(endAt))
-		le.PutUint32(row[brPosEnd:], uint32(len(pos)-len(q)))
+		le.PutUint32(row[brPostEnd:], endAt)
+		le.PutUint32(row[brPosEnd:], posEnd)
 		le.PutUint32(row[brCount:], count)
 		le.PutUint32(row[brImp:], uint32(len(imp)))
 		blk = append(blk, row[:]...)
@@ -155,8 +149,8 @@ func (w *writer) writeBlocks() (nBlk int, off int) {
 		imp = ni.appendTo(imp)
 		inBlock = 0
 	}
-	for it.next() {
-		c := it.chunk
+	for _, p := range w.posts {
+		c := p.chunk
 		if int(c+1)*chunkRowSize > len(rows) {
 			break // cannot be: postings name the writer's chunks
 		}
@@ -174,13 +168,12 @@ func (w *writer) writeBlocks() (nBlk int, off int) {
 			}
 		}
 		note, last = n, c
-		sb += it.body
-		sh += it.head
-		ci.add(it.body, it.head, uint32(le.Uint16(r[crBody:])))
-		posN += uint64(it.body)
+		sb += p.body
+		sh += p.head
+		ci.add(p.body, p.head, uint32(le.Uint16(r[crBody:])))
 		count++
 		inBlock++
-		endAt = len(post) - len(it.d.b)
+		endAt, posEnd = p.postEnd, p.posEnd
 	}
 	if inBlock > 0 {
 		endBlock()

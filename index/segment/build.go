@@ -16,10 +16,13 @@ import (
 type builder struct {
 	w     *writer
 	ids   map[string]uint32 // term → builder term number
+	byKey []uint32          // Term.Key → builder term number + 1
+	text  []byte            // addTermRecord's current term
 	texts []string          // by builder term number
 	df    []uint64          // by builder term number
 
 	posts   []bpost
+	spare   []bpost // the postings' other slice (postsInOrder)
 	notePs  []bnote
 	anchors []banchor
 	pos     []byte // positions of posts, delta-coded varints
@@ -86,9 +89,12 @@ func (b *builder) add(n *Note) {
 		w.addChunk(ni, n.FieldLen[FieldTitle], &n.Chunks[ord])
 	}
 	b.size += noteRowSize + idRowSize + int64(len(n.Chunks))*(chunkRowSize+hashRowSize) + 64
+	if n.Terms == nil && n.TermRecord != nil {
+		b.addTermRecord(n, first, ni)
+	}
 	for i := range n.Terms {
 		t := &n.Terms[i]
-		id := b.term(t.Text)
+		id := b.keyedTerm(t)
 		dfc := t.df(len(n.Chunks))
 		b.df[id] += uint64(dfc)
 		b.fwdTerm = append(b.fwdTerm, id)
@@ -161,6 +167,40 @@ func groupBy(n, nTerms int, term func(i int) uint32) (order, start []uint32) {
 	return order, start
 }
 
+// postsInOrder returns the chunk postings grouped by term in dictionary
+// order (sorted: builder term numbers), each term's in the order added (a
+// counting sort), and where the i-th term's begin. It moves the postings
+// into b.spare, swapped with b.posts: reading them in order then is a pass
+// over one slice, where gathering them through a list of indexes read the
+// postings of a segment of a few million in random order.
+func (b *builder) postsInOrder(sorted []uint32) ([]bpost, []uint32) {
+	nt := len(sorted)
+	rank := make([]uint32, nt)
+	for r, id := range sorted {
+		rank[id] = uint32(r)
+	}
+	start := make([]uint32, nt+1)
+	for i := range b.posts {
+		start[rank[b.posts[i].term]+1]++
+	}
+	for r := range nt {
+		start[r+1] += start[r]
+	}
+	next := slices.Clone(start[:nt])
+	out := b.spare[:0]
+	if cap(out) < len(b.posts) {
+		out = make([]bpost, 0, len(b.posts)+len(b.posts)/4)
+	}
+	out = out[:len(b.posts)]
+	for i := range b.posts {
+		r := rank[b.posts[i].term]
+		out[next[r]] = b.posts[i]
+		next[r]++
+	}
+	b.posts, b.spare = out, b.posts
+	return out, start
+}
+
 // finish lays out the segment and returns it with the numbers of the notes
 // deleted since they were added.
 func (b *builder) finish() ([]byte, []uint32) {
@@ -171,15 +211,14 @@ func (b *builder) finish() ([]byte, []uint32) {
 		sorted[i] = uint32(i)
 	}
 	slices.SortFunc(sorted, func(x, y uint32) int { return strings.Compare(b.texts[x], b.texts[y]) })
-	postOrd, postStart := groupBy(len(b.posts), nt, func(i int) uint32 { return b.posts[i].term })
+	posts, postStart := b.postsInOrder(sorted)
 	noteOrd, noteStart := groupBy(len(b.notePs), nt, func(i int) uint32 { return b.notePs[i].term })
 	anchOrd, anchStart := groupBy(len(b.anchors), nt, func(i int) uint32 { return b.anchors[i].term })
-	b.posts = b.posts[:len(b.posts):len(b.posts)]
 	ord := make([]uint32, nt) // builder term → dictionary number + 1 (0: no entry)
-	for _, id := range sorted {
+	for r, id := range sorted {
 		w.beginTerm()
-		for _, k := range postOrd[postStart[id]:postStart[id+1]] {
-			p := &b.posts[k]
+		for k := postStart[r]; k < postStart[r+1]; k++ {
+			p := &posts[k]
 			w.postingRaw(p.chunk, p.body, p.head, b.pos[p.posOff:p.posEnd])
 		}
 		for _, k := range noteOrd[noteStart[id]:noteStart[id+1]] {
@@ -222,11 +261,25 @@ func (b *builder) finish() ([]byte, []uint32) {
 // growing them again would allocate their size twice over.
 func (b *builder) reuse() *builder {
 	n := newBuilder()
-	n.posts, n.notePs, n.anchors, n.pos = b.posts[:0], b.notePs[:0], b.anchors[:0], b.pos[:0]
-	n.fwdTerm, n.fwdDF, n.fwdEnd = b.fwdTerm[:0], b.fwdDF[:0], b.fwdEnd[:0]
+	n.byKey = b.byKey
+	clear(n.byKey)
+	n.posts, n.notePs, n.anchors, n.pos = roomFor(b.posts), roomFor(b.notePs), roomFor(b.anchors), roomFor(b.pos)
+	n.spare = b.spare
+	n.fwdTerm, n.fwdDF, n.fwdEnd = roomFor(b.fwdTerm), roomFor(b.fwdDF), roomFor(b.fwdEnd)
 	for i := range n.w.sec {
-		n.w.sec[i] = b.w.sec[i][:0]
+		n.w.sec[i] = roomFor(b.w.sec[i])
 	}
 	*b = builder{}
 	return n
+}
+
+// roomFor returns s emptied, with room for at least an eighth more than it
+// held (a quarter when it must grow): the next bulk segment's lists are
+// about as long as the last one's, often a little longer, and a list that
+// outgrows its room is copied whole.
+func roomFor[T any](s []T) []T {
+	if cap(s) < len(s)+len(s)/8 {
+		return make([]T, 0, len(s)+len(s)/4)
+	}
+	return s[:0]
 }

@@ -52,6 +52,12 @@ type Note struct {
 	FieldLen [NoteFields]uint32
 	// Terms are the note's distinct terms, sorted, with their frequencies.
 	Terms []Term
+	// TermRecord, when Terms is nil, holds the terms as the note's record
+	// encodes them (NoteEncoder), and TermKeys their Keys in order: a
+	// builder reads them from there. The index writes a note's terms
+	// straight into its record, never into Terms.
+	TermRecord []byte
+	TermKeys   []uint32
 	// Anchors are the note's outgoing links with the words that describe
 	// their target.
 	Anchors []Anchor
@@ -70,6 +76,10 @@ type Chunk struct {
 // Term is one distinct term of a note.
 type Term struct {
 	Text string
+	// Key, when not 0, is a number that stands for Text (analyze.TermID):
+	// terms with the same Key have the same Text, so a builder finds the
+	// term by it without hashing the text. It is not stored.
+	Key uint32
 	// Note holds the term's frequency in each note field.
 	Note [NoteFields]uint32
 	// Postings are the chunks holding the term in their body or headings,

@@ -9,65 +9,25 @@ import (
 const noteFormat = 1
 
 // EncodeNote appends n's binary encoding to b: varints throughout, strings
-// as a length and bytes, terms prefix-compressed, positions delta-coded.
+// as a length and bytes, terms prefix-compressed, positions delta-coded. A
+// note whose terms are in TermRecord (Terms nil) has them copied from
+// there.
 func EncodeNote(b []byte, n *Note) []byte {
-	b = slices.Grow(b, encodedSize(n))
-	b = append(b, noteFormat)
-	b = binary.LittleEndian.AppendUint64(b, n.ID)
-	b = appendStr(b, n.Vault)
-	b = appendStr(b, n.Path)
-	b = appendStr(b, n.Title)
-	b = appendStrs(b, n.Tags)
-	b = binary.AppendVarint(b, n.MTime)
-	b = append(b, n.Lang)
-	b = binary.AppendUvarint(b, uint64(len(n.Headings)))
-	for _, h := range n.Headings {
-		b = appendStrs(b, h)
+	var e NoteEncoder
+	if n.Terms == nil && n.TermRecord != nil {
+		b = e.head(slices.Grow(b, encodedSize(n)+len(n.TermRecord)), n)
+		b = append(b, n.TermRecord...)
+		return appendAnchors(b, n.Anchors)
 	}
-	for _, l := range n.FieldLen {
-		b = binary.AppendUvarint(b, uint64(l))
-	}
-	b = binary.AppendUvarint(b, uint64(len(n.Chunks)))
-	for _, c := range n.Chunks {
-		for _, v := range [...]uint32{c.Parent, c.LineStart, c.LineEnd, c.Body, c.Head} {
-			b = binary.AppendUvarint(b, uint64(v))
-		}
-		b = binary.LittleEndian.AppendUint64(b, c.Hash)
-	}
-	b = binary.AppendUvarint(b, uint64(len(n.Terms)))
-	prev := ""
-	for _, t := range n.Terms {
-		p := commonPrefix(prev, t.Text)
-		b = binary.AppendUvarint(b, uint64(p))
-		b = appendStr(b, t.Text[p:])
-		prev = t.Text
-		for _, f := range t.Note {
-			b = binary.AppendUvarint(b, uint64(f))
-		}
-		b = binary.AppendUvarint(b, uint64(len(t.Postings)))
-		last := uint32(0)
+	e.Begin(slices.Grow(b, encodedSize(n)), n, len(n.Terms))
+	for i := range n.Terms {
+		t := &n.Terms[i]
+		e.Term(t.Text, t.Key, &t.Note, len(t.Postings))
 		for _, ps := range t.Postings {
-			b = binary.AppendUvarint(b, uint64(ps.Ord-last))
-			last = ps.Ord
-			b = binary.AppendUvarint(b, uint64(ps.Head))
-			b = binary.AppendUvarint(b, uint64(len(ps.Pos)))
-			lp := uint32(0)
-			for _, x := range ps.Pos {
-				b = binary.AppendUvarint(b, uint64(x-lp))
-				lp = x
-			}
+			e.Posting(ps.Ord, ps.Head, ps.Pos)
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(len(n.Anchors)))
-	for _, a := range n.Anchors {
-		b = appendStr(b, a.Target)
-		b = binary.AppendUvarint(b, uint64(len(a.Terms)))
-		for _, t := range a.Terms {
-			b = appendStr(b, t.Text)
-			b = binary.AppendUvarint(b, uint64(t.Link))
-			b = binary.AppendUvarint(b, uint64(t.Context))
-		}
-	}
+	b, _, _ = e.End(n.Anchors)
 	return b
 }
 

@@ -33,6 +33,15 @@ type writer struct {
 	lastChunk  uint32
 	lastNote   uint32
 	lastSource uint32
+	posts      []postInfo // its chunk postings, for writeBlocks
+}
+
+// postInfo is what writeBlocks needs of a chunk posting just written: its
+// chunk and frequencies, and where it ends in the term's postings and
+// positions.
+type postInfo struct {
+	chunk, body, head uint32
+	postEnd, posEnd   uint32
 }
 
 type fwdEntry struct {
@@ -131,6 +140,13 @@ func (w *writer) beginTerm() {
 	w.termStart = [4]int{len(w.sec[secPostings]), len(w.sec[secPositions]), len(w.sec[secNotePosts]), len(w.sec[secAnchorPosts])}
 	w.nPost, w.nNote, w.nAnchor = 0, 0, 0
 	w.lastChunk, w.lastNote, w.lastSource = 0, 0, 0
+	w.posts = w.posts[:0]
+}
+
+// posted records the chunk posting just written (posting, postingRaw).
+func (w *writer) posted(chunk, body, head uint32) {
+	w.posts = append(w.posts, postInfo{chunk, body, head,
+		uint32(len(w.sec[secPostings]) - w.termStart[0]), uint32(len(w.sec[secPositions]) - w.termStart[1])})
 }
 
 // posting adds a chunk posting; chunks come in ascending order.
@@ -158,6 +174,7 @@ func (w *writer) posting(chunk, body, head uint32, pos []uint32) {
 			last = v
 		}
 	}
+	w.posted(chunk, body, head)
 	w.nPost++
 }
 
@@ -347,6 +364,7 @@ func (w *writer) postingRaw(chunk, body, head uint32, pos []byte) {
 		*p = binary.AppendUvarint(*p, uint64(head))
 	}
 	w.sec[secPositions] = append(w.sec[secPositions], pos...)
+	w.posted(chunk, body, head)
 	w.nPost++
 }
 

@@ -1,0 +1,76 @@
+package chunk
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// checkPlainSame chunks src with and without the plain-paragraph shortcut
+// (plainParagraphs) and fails t unless the documents are the same.
+func checkPlainSame(t *testing.T, src []byte, opt Options) {
+	t.Helper()
+	want, werr := markdownWith(htmlParser, src, opt)
+	got, gerr := markdownWith(mdParser, src, opt)
+	if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("chunking %q with plain paragraphs:\n got %+v (%v)\nwant %+v (%v)", src, got, gerr, want, werr)
+	}
+}
+
+// TestPlainParagraphsChunkTheSame: leaving the inline markup of plain
+// top-level paragraphs unparsed changes no document the chunker makes, on
+// the testdata notes, notes assembled from fragments full of setext
+// underlines, lists, tables, quotes and markup, and obsidian-hub's notes
+// (../shared/vaults/obsidian-hub, when present).
+func TestPlainParagraphsChunkTheSame(t *testing.T) {
+	files, _ := globNotes()
+	hub := filepath.Join("..", "..", "..", "shared", "vaults", "obsidian-hub")
+	_ = filepath.WalkDir(hub, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPlainSame(t, src, Options{})
+	}
+	frags := []string{"plain words here\n", "more plain text\nover two lines\n", "Setext\n===\n", "Sub\n---\n", "  ---\n",
+		"=\n", "- item\n", "- item\n\n  continued\n", "1. one\n", "> quoted\n", "| a | b |\n|---|---|\n", "|x|\n",
+		"# Head\n", "text with [[Link]]\n", "a `code` span\n", "<b>x</b>\n", "tag #t here\n", "\n", "\n\n", "   \n",
+		"    indented code\n", "```\nfence\n```\n", "***\n", "[ref]: http://x\n", "x  \ny\n", "a\\\nb\n", "&amp; and *em*\n",
+		"\t tabbed\n", "trailing   \n", "<!-- c -->\n", "- [ ] task\n", "1) x\n---\n", "para\n    not code\n"}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := range 3000 {
+		var b strings.Builder
+		if rng.IntN(4) == 0 {
+			b.WriteString("---\ntitle: T\n---\n")
+		}
+		for range 1 + rng.IntN(10) {
+			b.WriteString(frags[rng.IntN(len(frags))])
+		}
+		src := b.String()
+		if rng.IntN(5) == 0 {
+			src = strings.ReplaceAll(src, "\n", "\r\n")
+		}
+		checkPlainSame(t, []byte(src), []Options{{}, {ChildChars: 16}, {ChildChars: 100, ChildOverlap: 30, ParentChars: 150}}[i%3])
+	}
+}
+
+func FuzzPlainParagraphs(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
+		if !utf8.Valid(src) {
+			return
+		}
+		checkPlainSame(t, src, fuzzOptions(n))
+	})
+}
