@@ -277,6 +277,9 @@ func (it *postIter) jumpTo(c uint32) {
 // before are passed over, whole blocks without decoding); false at the
 // end.
 func (m *multiIter) skipTo(c uint32) bool {
+	if m.rows.dropBefore(c) {
+		return m.next() // a posting decoded ahead is at c or after
+	}
 	for i := range m.its {
 		it := &m.its[i]
 		if !m.live[i] || it.chunk >= c {

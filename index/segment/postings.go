@@ -186,52 +186,85 @@ func (it *anchorIter) next() bool {
 // multiIter walks the chunk postings of a query word's variants (usually
 // one) as one list, without their positions: a chunk holding two variants
 // is one posting with their frequencies summed.
+//
+// It decodes up to ahead postings before they are used, and asks for the
+// rows the streaming pass will read for them while they wait: each
+// posting's chunk row as it is decoded, and its note's row a few postings
+// before it is used, once the chunk row has had time to arrive (rows.go).
 type multiIter struct {
 	its   []postIter
 	live  []bool
 	chunk uint32
 	body  uint32
 	head  uint32
+	rows  rowAhead
 }
 
 func (m *multiIter) init(s *Segment, es []termEntry) {
 	m.its, m.live = m.its[:0], m.live[:0]
+	n := uint64(0)
 	for _, e := range es {
 		it := s.postings(e)
 		it.noPos = true
 		m.its = append(m.its, it)
 		m.live = append(m.live, m.its[len(m.its)-1].next())
+		n += e.nPost
 	}
+	m.rows.reset(s, n)
 }
 
+// next moves m to its next posting; false at the end.
 func (m *multiIter) next() bool {
+	r := &m.rows
+	if r.seg == nil { // a small segment: no decoding ahead
+		p, ok := m.pull()
+		m.chunk, m.body, m.head = p.chunk, p.body, p.head
+		return ok
+	}
+	for r.n < ahead {
+		p, ok := m.pull()
+		if !ok {
+			break
+		}
+		r.push(p)
+	}
+	if r.n == 0 {
+		return false
+	}
+	p := r.pop()
+	m.chunk, m.body, m.head = p.chunk, p.body, p.head
+	return true
+}
+
+// pull decodes the next posting of the variants merged.
+func (m *multiIter) pull() (posting, bool) {
 	if len(m.its) == 1 { // the usual case: one variant
 		if !m.live[0] {
-			return false
+			return posting{}, false
 		}
 		it := &m.its[0]
-		m.chunk, m.body, m.head = it.chunk, it.body, it.head
+		p := posting{chunk: it.chunk, body: it.body, head: it.head}
 		m.live[0] = it.next()
-		return true
+		return p, true
 	}
+	var p posting
 	first := true
 	for i := range m.its {
-		if m.live[i] && (first || m.its[i].chunk < m.chunk) {
-			m.chunk, first = m.its[i].chunk, false
+		if m.live[i] && (first || m.its[i].chunk < p.chunk) {
+			p.chunk, first = m.its[i].chunk, false
 		}
 	}
 	if first {
-		return false
+		return p, false
 	}
-	m.body, m.head = 0, 0
 	for i := range m.its {
-		if m.live[i] && m.its[i].chunk == m.chunk {
-			m.body += m.its[i].body
-			m.head += m.its[i].head
+		if m.live[i] && m.its[i].chunk == p.chunk {
+			p.body += m.its[i].body
+			p.head += m.its[i].head
 			m.live[i] = m.its[i].next()
 		}
 	}
-	return true
+	return p, true
 }
 
 // positionsRaw returns the current posting's encoded positions, unread.

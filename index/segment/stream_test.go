@@ -87,6 +87,17 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 		if !reflect.DeepEqual(gc, g) {
 			t.Fatalf("query %d (%+v, k %d): streaming search in ranges\n%+v\nin one pass\n%+v", qi, q.Groups, q.K, gc, g)
 		}
+		// And the same with every segment's postings decoded ahead of use
+		// and their rows prefetched (rows.go), in one pass and in ranges
+		// (which skip to a range's first chunk, as deleted notes do).
+		prefetchChunks = 0
+		ga := v.Search(q, p)
+		rangePostings = 16
+		gac := v.Search(q, p)
+		rangePostings, prefetchChunks = 16<<10, 1<<17
+		if !reflect.DeepEqual(ga, g) || !reflect.DeepEqual(gac, g) {
+			t.Fatalf("query %d (%+v, k %d): with postings decoded ahead\n%+v\nin ranges\n%+v\nwithout\n%+v", qi, q.Groups, q.K, ga, gac, g)
+		}
 		// Keep returns the head of what K ranks.
 		kq := q
 		kq.Keep = 2
