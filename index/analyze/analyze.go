@@ -63,6 +63,7 @@ type Analyzer struct {
 	words [numLangs]memo // raw token (ASCII lower-cased) → term, "" if dropped
 	grams memo           // normalised CJK gram → the same string, interned
 	hot   sync.Pool      // *hotCache: each goroutine's table of the tokens it met
+	small sync.Pool      // *hotCache of at most hotSmall slots, outside large passes
 	kept  keptCaches     // tables kept out of the pool during a large pass
 }
 
@@ -105,7 +106,8 @@ func New() *Analyzer {
 		a.words[l].m = make(map[string]memoEntry, n)
 	}
 	a.grams.m = make(map[string]memoEntry, 64)
-	a.hot.New = func() any { return newHotCache() }
+	a.hot.New = func() any { return newHotCache(hotMax) }
+	a.small.New = func() any { return newHotCache(hotSmall) }
 	a.kept.slots = make([]atomic.Pointer[hotCache], min(max(runtime.GOMAXPROCS(0), 2), 64))
 	return a
 }

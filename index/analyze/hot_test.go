@@ -11,8 +11,14 @@ import (
 // TestHotCacheMatchesAnalysis analyses more distinct words than a goroutine's
 // table holds (so that it grows, fills and evicts), in several languages,
 // each many times in random order: every token gets the term and number
-// the memos give.
+// the memos give. It does so with the small tables of an idle daemon and
+// with the large ones of a large pass (KeepCaches).
 func TestHotCacheMatchesAnalysis(t *testing.T) {
+	t.Run("small", func(t *testing.T) { hotCacheMatches(t, false) })
+	t.Run("kept", func(t *testing.T) { hotCacheMatches(t, true) })
+}
+
+func hotCacheMatches(t *testing.T, keep bool) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	words := make([]string, 0, 3*hotMax/4+5000)
 	for i := range cap(words) {
@@ -24,6 +30,9 @@ func TestHotCacheMatchesAnalysis(t *testing.T) {
 	}
 	words = append(words, "the", "東京タワー", "don't", "café")
 	a := New()
+	if keep {
+		defer a.KeepCaches()()
+	}
 	for round := range 3 {
 		for _, lang := range []Lang{English, French, None} {
 			rng.Shuffle(len(words), func(i, j int) { words[i], words[j] = words[j], words[i] })
@@ -79,7 +88,7 @@ func TestTermIDs(t *testing.T) {
 func TestKeptCachesOutliveCollections(t *testing.T) {
 	a := New()
 	made := 0
-	a.hot.New = func() any { made++; return newHotCache() }
+	a.hot.New = func() any { made++; return newHotCache(hotMax) }
 	release := a.KeepCaches()
 	for range 3 {
 		a.Analyze("kept tables of tokens", English, func(Token) {})
