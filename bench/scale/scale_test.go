@@ -114,9 +114,14 @@ func TestMeasureRagd(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(work) })
 	e := &ragdEngine{bin: bin, vault: vault, pollEvery: 50 * time.Millisecond}
+	t0 := time.Now()
 	smp, err := measure(context.Background(), e, filepath.Join(work, "r"), settings{vault: vault, queries: qs, timeout: time.Minute, saves: 2})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The cold time is ragd's own end of the pass, within the run.
+	if smp.ColdS > time.Since(t0).Seconds() {
+		t.Errorf("cold index %.3f s, longer than the whole run", smp.ColdS)
 	}
 	checkSample(t, smp)
 	if smp.StatusCalls == 0 || smp.StatusMaxMS <= 0 || smp.StatusFailed != 0 || smp.Chunks < 60 || smp.RestartIdleS < smp.RestartS {
