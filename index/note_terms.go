@@ -95,7 +95,7 @@ func (b *noteBuilder) encode(n *segment.Note) []byte {
 	// Sorted by text: by the first eight bytes as a number, then (rarely)
 	// by the whole text.
 	order := b.order[:0]
-	size := recordSize(n) + 4*len(b.toks)
+	size := segment.RecordSize(n) + 4*len(b.toks)
 	for i, t := range b.texts {
 		order = append(order, termOrder{prefix8(t), int32(i)})
 		size += len(t) + 8
@@ -131,24 +131,4 @@ func (b *noteBuilder) encode(n *segment.Note) []byte {
 	rec, terms, keys := e.End(n.Anchors)
 	n.TermRecord, n.TermKeys = terms, keys
 	return rec
-}
-
-// recordSize is about the size of n's record but for its terms.
-func recordSize(n *segment.Note) int {
-	size := 64 + len(n.Vault) + len(n.Path) + len(n.Title) + 16*len(n.Chunks)
-	for _, t := range n.Tags {
-		size += len(t) + 2
-	}
-	for _, h := range n.Headings {
-		for _, s := range h {
-			size += len(s) + 2
-		}
-	}
-	for _, a := range n.Anchors {
-		size += len(a.Target) + 2
-		for _, t := range a.Terms {
-			size += len(t.Text) + 4
-		}
-	}
-	return size
 }

@@ -34,6 +34,20 @@ func EncodeNote(b []byte, n *Note) []byte {
 // encodedSize is about the size of n's encoding (a little more), so that
 // EncodeNote allocates once.
 func encodedSize(n *Note) int {
+	size := RecordSize(n)
+	for i := range n.Terms {
+		t := &n.Terms[i]
+		size += len(t.Text) + 8
+		for _, p := range t.Postings {
+			size += 4 + 2*len(p.Pos)
+		}
+	}
+	return size
+}
+
+// RecordSize is about the size of n's record but for its terms (Terms),
+// for a caller that writes them through a NoteEncoder.
+func RecordSize(n *Note) int {
 	size := 64 + len(n.Vault) + len(n.Path) + len(n.Title) + 16*len(n.Chunks)
 	for _, t := range n.Tags {
 		size += len(t) + 2
@@ -41,13 +55,6 @@ func encodedSize(n *Note) int {
 	for _, h := range n.Headings {
 		for _, s := range h {
 			size += len(s) + 2
-		}
-	}
-	for i := range n.Terms {
-		t := &n.Terms[i]
-		size += len(t.Text) + 8
-		for _, p := range t.Postings {
-			size += 4 + 2*len(p.Pos)
 		}
 	}
 	for _, a := range n.Anchors {
