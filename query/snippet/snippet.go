@@ -101,7 +101,7 @@ func All(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []M
 	}
 	var ms []Match
 	find := newFinder(terms)
-	an.Analyze(text, lang, func(t analyze.Token) {
+	an.Match(text, lang, &find.leads, func(t analyze.Token) {
 		if k := find.term(t.Term); k >= 0 {
 			ms = append(ms, Match{Term: k, Start: t.Start, End: t.End, WinStart: t.Start, WinEnd: t.End})
 		}
@@ -116,7 +116,7 @@ func All(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []M
 // before them when it is within reach, and never splits a word that fits
 // or a UTF-8 sequence. With no match, the window is the start of the text.
 func Best(an *analyze.Analyzer, text string, terms []Term, opt Options) Window {
-	return best(text, matches(an, text, terms, opt.Lang), terms, opt, false)
+	return best(text, All(an, text, terms, opt.Lang), terms, opt, false)
 }
 
 // BestOf is Best over the matches All returned for the same text, terms
@@ -193,22 +193,6 @@ func best(text string, all []Match, terms []Term, opt Options, shared bool) Wind
 		in = slices.Clone(in)
 	}
 	return finish(text, start, end, in, best)
-}
-
-// matches returns every token of text that is a variant of a query term,
-// in text order.
-func matches(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []Match {
-	if len(terms) == 0 {
-		return nil
-	}
-	var all []Match
-	find := newFinder(terms)
-	an.Analyze(text, lang, func(t analyze.Token) {
-		if k := find.term(t.Term); k >= 0 {
-			all = append(all, Match{Term: k, Start: t.Start, End: t.End})
-		}
-	})
-	return all
 }
 
 // finish builds the Window for [start, end) with the matches inside it.
@@ -289,14 +273,18 @@ func boundaryAt(text string, p int) bool {
 type finder struct {
 	terms []Term
 	m     map[string]int // when there are many variants
+	leads analyze.Leads  // of every variant: the words worth looking up
 }
 
 func newFinder(terms []Term) finder {
 	f := finder{terms: terms}
 	n := 0
+	var all []string
 	for _, t := range terms {
 		n += len(t.Variants)
+		all = append(all, t.Variants...)
 	}
+	f.leads = analyze.LeadsOf(all)
 	if n > 16 {
 		f.m = make(map[string]int, n)
 		for k := len(terms) - 1; k >= 0; k-- {

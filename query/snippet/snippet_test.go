@@ -182,7 +182,7 @@ func checkWindow(t *testing.T, an *analyze.Analyzer, text string, terms []Term, 
 		t.Fatalf("window holds terms worth %v, reports %v", score, w.Score)
 	}
 	// Brute force: no window of the width covers more.
-	all := matches(an, text, terms, opt.Lang)
+	all := analysedMatches(an, text, terms, opt.Lang)
 	best := 0.0
 	for i := range all {
 		s := 0.0
@@ -240,7 +240,7 @@ func TestRandomWindows(t *testing.T) {
 	}
 }
 
-// BestOf over All's matches is Best, and leaves the matches as All gave
+// All gives what Analyze does; BestOf over All's matches is Best, and leaves the matches as All gave
 // them (a caller uses both).
 func TestBestOfIsBest(t *testing.T) {
 	an := analyze.New()
@@ -250,6 +250,9 @@ func TestBestOfIsBest(t *testing.T) {
 		terms := query(an, randomText(rng, 1+rng.IntN(4)))
 		opt := Options{Width: rng.IntN(120), Runes: rng.IntN(3) == 0}
 		all := All(an, text, terms, opt.Lang)
+		if want := analysedMatches(an, text, terms, opt.Lang); !slices.Equal(all, want) {
+			t.Fatalf("text %q terms %v: All gave %v, Analyze %v", text, terms, all, want)
+		}
 		kept := slices.Clone(all)
 		want, got := Best(an, text, terms, opt), BestOf(text, all, terms, opt)
 		if got.Text != want.Text || got.Start != want.Start || got.LineStart != want.LineStart ||
@@ -333,4 +336,20 @@ func BenchmarkAnalyzeChunk(b *testing.B) {
 	for b.Loop() {
 		an.Analyze(text, analyze.English, func(analyze.Token) {})
 	}
+}
+
+// analysedMatches is All by way of Analyze: every token of text whose term
+// is a variant of a query term (the first such term), for the tests to
+// check All and the windows against.
+func analysedMatches(an *analyze.Analyzer, text string, terms []Term, lang analyze.Lang) []Match {
+	var out []Match
+	an.Analyze(text, lang, func(t analyze.Token) {
+		for k, qt := range terms {
+			if slices.Contains(qt.Variants, t.Term) {
+				out = append(out, Match{Term: k, Start: t.Start, End: t.End, WinStart: t.Start, WinEnd: t.End})
+				return
+			}
+		}
+	})
+	return out
 }

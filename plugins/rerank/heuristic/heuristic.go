@@ -105,14 +105,15 @@ func (r *Reranker) Rerank(_ context.Context, query string, cands []plugins.Candi
 		return scores, nil
 	}
 	terms := r.terms(query)
+	leads := analyze.LeadsOf(terms)
 	fused := normalized(cands)
 	recency := recencies(cands)
 	repeats := sameFileAbove(cands)
 	for i, cand := range cands {
 		s := fused[i] - c.DiversityPenalty*float64(repeats[i]) + c.RecencyWeight*recency[i]
 		if len(terms) > 0 {
-			s += c.HeadingWeight * r.coverage(terms, cand.Heading)
-			s += c.TitleWeight * r.coverage(terms, title(cand))
+			s += c.HeadingWeight * r.coverage(terms, &leads, cand.Heading)
+			s += c.TitleWeight * r.coverage(terms, &leads, title(cand))
 		}
 		scores[i] = s
 	}
@@ -131,8 +132,9 @@ func (r *Reranker) terms(s string) []string {
 }
 
 // coverage is the fraction of terms (distinct) found in field. The field
-// is analysed term by term against the query's: nothing is collected.
-func (r *Reranker) coverage(terms []string, field string) float64 {
+// is analysed term by term against the query's (only its words that can
+// give one of them, leads): nothing is collected.
+func (r *Reranker) coverage(terms []string, leads *analyze.Leads, field string) float64 {
 	if field == "" {
 		return 0
 	}
@@ -144,9 +146,9 @@ func (r *Reranker) coverage(terms []string, field string) float64 {
 		found = make([]bool, len(terms))
 	}
 	n := 0
-	r.an.Terms(field, func(t string) {
+	r.an.Match(field, analyze.English, leads, func(tk analyze.Token) {
 		for i, q := range terms {
-			if q == t && !found[i] {
+			if q == tk.Term && !found[i] {
 				found[i] = true
 				n++
 			}
