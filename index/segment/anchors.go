@@ -17,16 +17,9 @@ func (s *searcher) anchorOnly(g int) bool {
 	return false
 }
 
-// anchorHit is the anchor text pointing at one note of a segment: its
-// weight per query word (a row of searcher.anchorW).
-type anchorHit struct {
-	note uint32
-	row  int32
-}
-
 // anchors sums, per target note and query word, the anchor text of the
-// links pointing at it, and lists the targets by segment (s.anchorAt, in
-// the order met).
+// links pointing at it, into the notes' anchor values (scratch.av; the
+// notes get a slot each, as those with note fields do).
 //
 // A word's anchor postings in a segment are first summed per link target
 // key (a float by key number: one array read and write a posting), then
@@ -38,7 +31,6 @@ type anchorHit struct {
 // and given to the key's other notes only.
 func (s *searcher) anchors() {
 	a := anchorSums{s: s, view: s.v.uid(), cache: make(map[string][]uint64), found: make(map[uint64]Ref)}
-	s.anchorAt = make([][]anchorHit, len(s.v.segs))
 	for k, ss := range s.v.segs {
 		seg := ss.seg
 		tab := seg.resolved.begin(s.q.ResolveGen, seg.keys)
@@ -96,9 +88,7 @@ func (s *searcher) anchors() {
 		}
 		seg.resolved.end(s.q.ResolveGen)
 	}
-	if a.rows == 0 {
-		s.anchorAt = nil
-	}
+	s.anchored = a.any
 }
 
 // selfLink is an anchor posting whose source is among the notes its key
@@ -112,7 +102,7 @@ type selfLink struct {
 type anchorSums struct {
 	s     *searcher
 	view  uint64
-	rows  int                 // of s.anchorW
+	any   bool                // some note was given a weight
 	cache map[string][]uint64 // keys resolved in this search
 	found map[uint64]Ref      // ids located in this search
 	byNum map[uint32]int      // the view's segments by number (relocate)
@@ -137,21 +127,20 @@ func (a *anchorSums) relocate(loc noteLoc) (Ref, bool) {
 	return Ref{k, loc.note}, true
 }
 
-// add gives the note at ref weight w for word g.
+// add gives the note at ref weight w for word g: into its anchor
+// values (scratch.av), which looseFields adds to its note values after
+// its note fields, as one sum per word.
 func (a *anchorSums) add(ref Ref, g int, w float32) {
 	s := a.s
 	G := len(s.groups)
 	sc := s.scratch(ref.seg)
-	r := sc.arow[ref.note] - 1
-	if r < 0 {
-		r = int32(a.rows)
-		a.rows++
-		sc.arow[ref.note] = r + 1
-		sc.anotes = append(sc.anotes, ref.note)
-		s.anchorAt[ref.seg] = append(s.anchorAt[ref.seg], anchorHit{ref.note, r})
-		s.anchorW = append(s.anchorW, make([]float32, G)...)
+	sl := s.slotOf(sc, ref.note)
+	if sc.amask[sl] == 0 {
+		sc.aslots = append(sc.aslots, int32(sl))
 	}
-	s.anchorW[int(r)*G+g] += w
+	sc.amask[sl] |= 1 << g
+	sc.av[sl*G+g] += w
+	a.any = true
 }
 
 // locate resolves segment k's key (if its table has not) and locates the

@@ -17,10 +17,14 @@ type scratch struct {
 	// The word-by-word scorer of the tests (taat_test.go): by chunk,
 	// 1 + index of its row in xr, and rows of groups, a chunk's own
 	// weighted field frequencies.
-	xi     []int32
-	xr     []float32
-	arow   []int32  // by note: 1 + its row of anchor weights, 0 none (anchors.go)
-	anotes []uint32 // notes with arow set
+	xi []int32
+	xr []float32
+	// By slot×groups, a note's anchor text weights, added to rv after
+	// its note fields (anchors.go); by slot the words given some, and the
+	// slots given some.
+	av     []float32
+	amask  []uint32
+	aslots []int32
 	loose  []uint64 // by note, a bitset: the notes with a slot
 	// By link target key: a word's anchor weights (zero between words),
 	// and the keys given some (anchors.go).
@@ -50,9 +54,6 @@ func getScratch(chunks, notes uint32) *scratch {
 		sc.slot = make([]int32, notes+notes/4)
 		sc.agg = make([]int32, notes+notes/4)
 	}
-	if uint32(len(sc.arow)) < notes {
-		sc.arow = make([]int32, notes+notes/4)
-	}
 	if w := int(notes+63) / 64; len(sc.loose) < w {
 		sc.loose = make([]uint64, w+w/4)
 	}
@@ -73,12 +74,9 @@ func (sc *scratch) release() {
 	for _, a := range sc.aggs {
 		sc.agg[a.note] = 0
 	}
-	for _, n := range sc.anotes {
-		sc.arow[n] = 0
-	}
-	sc.anotes = sc.anotes[:0]
 	sc.touched, sc.notes, sc.aggs = sc.touched[:0], sc.notes[:0], sc.aggs[:0]
 	sc.tv, sc.rv, sc.nmask = sc.tv[:0], sc.rv[:0], sc.nmask[:0]
+	sc.av, sc.amask, sc.aslots = sc.av[:0], sc.amask[:0], sc.aslots[:0]
 	sc.rt, sc.xr = sc.rt[:0], sc.xr[:0]
 	if len(sc.acc) > 1<<22 || cap(sc.touched) > 1<<20 {
 		return // do not pin the memory of an exceptional query

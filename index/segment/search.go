@@ -72,10 +72,8 @@ type searcher struct {
 	ents   [][][]termEntry     // by segment, group, variant
 	sc     []*scratch          // by segment
 
-	// Anchor text: weights by target row and word; the targets of each
-	// segment in note order.
-	anchorW  []float32
-	anchorAt [][]anchorHit
+	// anchored: some note has anchor values (anchors.go).
+	anchored bool
 
 	maxScore float64 // a chunk matching every word at saturation
 }

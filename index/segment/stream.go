@@ -304,14 +304,11 @@ func (s *searcher) looseFields(k int, sc *scratch) {
 			}
 		}
 	}
-	if s.anchorAt == nil {
-		return
-	}
-	for _, a := range s.anchorAt[k] {
-		sl := s.slotOf(sc, a.note)
-		for g, w := range s.anchorW[int(a.row)*G:][:G] {
+	// Anchor text last, each word's sum in one addition.
+	for _, sl := range sc.aslots {
+		for g, w := range sc.av[int(sl)*G:][:G] {
 			if w > 0 {
-				sc.rv[sl*G+g] += w
+				sc.rv[int(sl)*G+g] += w
 				sc.nmask[sl] |= 1 << g
 			}
 		}
@@ -331,8 +328,10 @@ func (s *searcher) slotOf(sc *scratch, n uint32) int {
 	for range G {
 		sc.tv = append(sc.tv, 0)
 		sc.rv = append(sc.rv, 0)
+		sc.av = append(sc.av, 0)
 	}
 	sc.nmask = append(sc.nmask, 0)
+	sc.amask = append(sc.amask, 0)
 	return sl
 }
 

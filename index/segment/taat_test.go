@@ -17,30 +17,8 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 		sc.xi = make([]int32, len(sc.acc))
 	}
 
-	// Note fields.
-	for g := range s.groups {
-		for _, e := range s.ents[k][g] {
-			it := seg.notePostings(e)
-			for it.next() {
-				n := it.note
-				if n >= seg.notes || ss.deleted(n) {
-					continue
-				}
-				s.noteFields(sc, seg, n, g, &it)
-			}
-		}
-	}
-	if s.anchorAt != nil {
-		for _, a := range s.anchorAt[k] {
-			sl := s.slotOf(sc, a.note)
-			for g, w := range s.anchorW[int(a.row)*G:][:G] {
-				if w > 0 {
-					sc.rv[sl*G+g] += w
-					sc.nmask[sl] |= 1 << g
-				}
-			}
-		}
-	}
+	// Note fields and anchor text.
+	s.looseFields(k, sc)
 
 	// Chunk fields.
 	k1 := p.K1
