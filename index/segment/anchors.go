@@ -57,7 +57,7 @@ func (s *searcher) anchors() {
 						a.locate(k, seg, tab, key)
 					}
 					if st.self == selfNone {
-						if st.at == 0 || tab.keys[st.at-1].located == 0 {
+						if st.located == 0 {
 							continue
 						}
 					} else if st.self == it.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, it.source}) {
@@ -73,7 +73,12 @@ func (s *searcher) anchors() {
 			for _, key := range touched {
 				w := sc.kw[key]
 				sc.kw[key] = 0
-				for _, ref := range tab.refsOf(&tab.keys[tab.st[key].at-1]) {
+				st := &tab.st[key]
+				if st.located == 1 {
+					a.add(Ref{int(st.seg), st.note}, g, w)
+					continue
+				}
+				for _, ref := range tab.refs[st.off:][:st.located] {
 					a.add(ref, g, w)
 				}
 			}
@@ -188,6 +193,11 @@ func (a *anchorSums) locate(k int, seg *Segment, tab *keyTable, key uint32) {
 		}
 	}
 	st.self, st.view = selfNone, a.view
+	st.off, st.located, st.seg, st.note = t.off, t.located, -1, 0
+	if t.located > 0 {
+		r := tab.refs[t.off]
+		st.seg, st.note = int32(r.seg), r.note
+	}
 	for _, ref := range tab.refsOf(t) {
 		if ref.seg != k {
 			continue
@@ -226,9 +236,15 @@ type keyTable struct {
 // 0 none) and the note's number in it.
 type noteLoc struct{ seg, note uint32 }
 
-// keyState is what a search reads of a key at each of its postings.
+// keyState is what a search reads of a key at each of its postings, and
+// where the notes it names are: from off in the refs arena, located of
+// them, the first also here (most keys name one note: a posting's key then
+// costs one read of the table).
 type keyState struct {
-	at int32 // 1 + index into keys; 0: not resolved
+	off, located uint32
+	seg          int32
+	note         uint32
+	at           int32 // 1 + index into keys; 0: not resolved
 	// self is the note of this segment the key names (selfNone: none,
 	// selfMany: more than one), in view.
 	self uint32
