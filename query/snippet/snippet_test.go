@@ -328,6 +328,19 @@ func BenchmarkBest(b *testing.B) {
 	}
 }
 
+// A question of a dozen words, as SciFact's are: their first letters
+// cover much of the alphabet, so the leads' second byte matters.
+func BenchmarkBestQuestion(b *testing.B) {
+	an := analyze.New()
+	text := benchChunk()
+	terms := query(an, "does pruning old snapshots with a retention policy reduce the repository size on disk")
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Best(an, text, terms, Options{Width: 200})
+	}
+}
+
 func BenchmarkAnalyzeChunk(b *testing.B) {
 	an := analyze.New()
 	text := benchChunk()
