@@ -34,6 +34,9 @@ type rowAhead struct {
 	h, n     int
 	last     uint32 // the chunk of the last posting pushed
 	lastNote uint32
+	// lens, when set, are the segment's chunk lengths (chunkLens), which
+	// the pass reads instead of the chunk rows: they are what is asked for.
+	lens []chunkLen
 }
 
 // prefetchChunks is the number of chunks from which a segment's postings
@@ -53,7 +56,7 @@ const sparse = 8
 // reset empties r for a word with postings postings in segment s; r
 // stays off (seg nil) for a small segment or a dense list.
 func (r *rowAhead) reset(s *Segment, postings uint64) {
-	r.seg, r.h, r.n, r.last, r.lastNote = nil, 0, 0, 0, none
+	r.seg, r.h, r.n, r.last, r.lastNote, r.lens = nil, 0, 0, 0, none, nil
 	if s.chunks >= prefetchChunks && postings*sparse <= uint64(s.chunks) {
 		r.seg = s
 	}
@@ -62,10 +65,14 @@ func (r *rowAhead) reset(s *Segment, postings uint64) {
 // push appends p and asks for its chunk row when it is far.
 func (r *rowAhead) push(p posting) {
 	p.far = p.chunk-r.last >= near || p.chunk < r.last
-	line := p.chunk/2 != r.last/2 // two chunk rows a cache line
 	r.ring[(r.h+r.n)%ahead] = p
 	r.n++
-	if line {
+	switch {
+	case r.lens != nil:
+		if p.chunk/8 != r.last/8 && p.chunk < uint32(len(r.lens)) { // eight a cache line
+			prefetch(uintptr(unsafe.Pointer(&r.lens[p.chunk])))
+		}
+	case p.chunk/2 != r.last/2: // two chunk rows a cache line
 		r.seg.prefetchChunk(p.chunk)
 	}
 	r.last = p.chunk
@@ -78,7 +85,13 @@ func (r *rowAhead) pop() posting {
 	r.h = (r.h + 1) % ahead
 	r.n--
 	if q := &r.ring[(r.h+noteAhead-1)%ahead]; r.n >= noteAhead && q.far {
-		if n := r.seg.chunkNoteAt(q.chunk); n != r.lastNote {
+		n := uint32(none)
+		if q.chunk < uint32(len(r.lens)) {
+			n = r.lens[q.chunk].note
+		} else if r.lens == nil {
+			n = r.seg.chunkNoteAt(q.chunk)
+		}
+		if n != r.lastNote {
 			r.lastNote = n
 			r.seg.prefetchNote(n)
 		}

@@ -41,6 +41,7 @@ type streamer struct {
 	rows   []float32
 	lensOf *Segment
 	lens   []float64
+	cl     []chunkLen // the chunks' lengths of the segment in stream
 }
 
 var streamers sync.Pool
@@ -63,7 +64,7 @@ func newStreamer(s *searcher, id, depth int) *streamer {
 
 // release returns w to the pool, unless it grew for an exceptional query.
 func (w *streamer) release() {
-	w.s, w.lensOf, w.lens = nil, nil, nil
+	w.s, w.lensOf, w.lens, w.cl = nil, nil, nil, nil
 	if cap(w.rows) > 1<<16 || cap(w.h) > 1<<12 {
 		return
 	}
@@ -102,6 +103,10 @@ func (w *streamer) stream(r *noteRange) {
 		lcur = lb[lw] &^ (1<<(r.n0%64) - 1)
 	}
 
+	// The chunks' notes and lengths are read from chunkLens, not from
+	// their rows; the words' iterators ask for them ahead (rows.go).
+	cl := seg.chunkLens(s.p)
+	w.cl = cl
 	its := w.its[:G]
 	live := uint32(0)
 	for g := range G {
@@ -109,6 +114,9 @@ func (w *streamer) stream(r *noteRange) {
 			continue
 		}
 		its[g].init(seg, s.ents[k][g])
+		if its[g].rows.seg != nil {
+			its[g].rows.lens = cl
+		}
 		ok := its[g].next()
 		if ok && its[g].chunk < r.c0 {
 			ok = its[g].skipTo(r.c0)
@@ -137,7 +145,7 @@ func (w *streamer) stream(r *noteRange) {
 		c := next()
 		n := r.n1
 		if c != none {
-			n = seg.chunkNote(c)
+			n = cl[c].note
 		}
 		for {
 			if lcur == 0 {
@@ -184,8 +192,7 @@ func (w *streamer) stream(r *noteRange) {
 		}
 		best, bestScore, amask := c, float32(-1), uint32(0)
 		for c < end {
-			row := seg.chunkRow(c)
-			bc := s.norm(row)
+			bc := s.normL(cl[c].l)
 			var acc float32
 			m := uint32(0)
 			for g := range G {
@@ -210,7 +217,7 @@ func (w *streamer) stream(r *noteRange) {
 			}
 			score := acc
 			if sl >= 0 {
-				score += float32(s.base(sc, n, row))
+				score += float32(s.baseBC(sc, n, bc))
 			}
 			sc.acc[c], sc.mask[c] = acc, m
 			r.touched = append(r.touched, c)
@@ -233,7 +240,7 @@ func (w *streamer) looseNote(k int, sc *scratch, n uint32) {
 	if cnt == 0 {
 		return
 	}
-	score := float32(w.s.base(sc, n, seg.chunkRow(first)))
+	score := float32(w.s.baseBC(sc, n, w.s.normL(w.cl[first].l)))
 	rsum := w.rsum[:len(w.s.groups)]
 	clear(rsum)
 	w.decide(k, sc, noteAgg{note: n, best: first, bestScore: score}, rsum)
