@@ -168,15 +168,14 @@ func (w *streamer) stream(r *noteRange) {
 		if c == none {
 			return
 		}
-		first, cnt := uint32(0), uint32(0)
-		if n < seg.notes {
-			first, cnt = seg.NoteChunks(n)
-		}
-		end := first + cnt
-		if n >= seg.notes || ss.deleted(n) || c < first || c >= end {
-			// A deleted note (or a posting naming none: corrupt): its
+		if n >= seg.notes || ss.deleted(n) {
+			// A deleted note (or a chunk naming none: corrupt): its
 			// postings are passed over, whole blocks unread.
-			to := max(end, c+1)
+			first, cnt := uint32(0), uint32(0)
+			if n < seg.notes {
+				first, cnt = seg.NoteChunks(n)
+			}
+			to := max(first+cnt, c+1)
 			for m := live; m != 0; m &= m - 1 {
 				g := bits.TrailingZeros32(m)
 				if its[g].chunk < to && (!its[g].skipTo(to) || its[g].chunk >= r.c1) {
@@ -190,8 +189,10 @@ func (w *streamer) stream(r *noteRange) {
 		for g := range rsum {
 			rsum[g] = 0
 		}
+		// The note's matching chunks: the postings up to the first whose
+		// chunk is another note's (a note's chunks are contiguous).
 		best, bestScore, amask := c, float32(-1), uint32(0)
-		for c < end {
+		for {
 			bc := s.normL(cl[c].l)
 			var acc float32
 			m := uint32(0)
@@ -225,7 +226,9 @@ func (w *streamer) stream(r *noteRange) {
 				best, bestScore = c, score
 			}
 			amask |= m
-			c = next()
+			if c = next(); c == none || cl[c].note != n {
+				break
+			}
 		}
 		w.decide(k, sc, noteAgg{note: n, best: best, bestScore: bestScore, mask: amask}, rsum)
 	}
