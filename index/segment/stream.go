@@ -238,6 +238,9 @@ func (w *streamer) stream(r *noteRange) {
 // note fields or anchor text but in none of its chunks: its first chunk
 // stands for it.
 func (w *streamer) looseNote(k int, sc *scratch, n uint32) {
+	if w.looseBelow(sc, n) {
+		return
+	}
 	seg := w.s.v.segs[k].seg
 	first, cnt := seg.NoteChunks(n)
 	if cnt == 0 {
@@ -247,6 +250,35 @@ func (w *streamer) looseNote(k int, sc *scratch, n uint32) {
 	rsum := w.rsum[:len(w.s.groups)]
 	clear(rsum)
 	w.decide(k, sc, noteAgg{note: n, best: first, bestScore: score}, rsum)
+}
+
+// looseBelow reports whether loose note n cannot enter w's full heap
+// whatever its first chunk's length: its note fields' score with the
+// shortest length there can be, plus the most its whole note can add,
+// stays under the weakest note kept — decide would pass it over, and
+// nothing of it is read. Most notes found through anchor text alone carry
+// only the small weight of a link's surrounding sentence.
+func (w *streamer) looseBelow(sc *scratch, n uint32) bool {
+	s := w.s
+	p := s.p
+	if w.h.Len() < w.depth || p.NoteBM25 <= 0 || p.B >= 1 {
+		return false
+	}
+	sl := int(sc.slot[n]) - 1
+	if sl < 0 {
+		return false
+	}
+	G := len(s.groups)
+	bc := 1 - p.B // no chunk's normalisation is smaller
+	b := 0.0
+	for g := range s.groups {
+		i := sl*G + g
+		if x := float64(sc.tv[i])/bc + float64(sc.rv[i]); x > 0 {
+			b += s.idf[g] * sat(x, p.K1)
+		}
+	}
+	// A float32 rounding's margin: the score decide compares is one.
+	return b*(1+1e-6)+p.NoteBM25*s.maxOf(sc.nmask[sl]) < w.h[0].Score
 }
 
 // decide scores note a.note of segment k in full (its best chunk a and
