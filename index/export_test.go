@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -129,3 +130,13 @@ func (s *Store) NamesSnapshotAgrees() (diff []string, found bool, err error) {
 
 // NamesPath is where the names snapshot is kept.
 func (s *Store) NamesPath() string { return s.namesPath() }
+
+// OnAnchorWarm calls fn after each warm of the anchor keys, with whether it
+// went through, and makes a quiet spell of the index last quiet, until
+// restore is called.
+func OnAnchorWarm(quiet time.Duration, fn func(done bool)) (restore func()) {
+	old := anchorWarmQuiet
+	anchorWarmQuiet = quiet
+	warmHook.Store(&fn)
+	return func() { warmHook.Store(nil); anchorWarmQuiet = old }
+}

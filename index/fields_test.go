@@ -90,3 +90,32 @@ func TestAnchorTextFollowsTheLinkingNote(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Once the index is quiet after a change, the link targets' keys are
+// resolved in the background; searches find the same notes.
+func TestAnchorKeysWarmAfterAChange(t *testing.T) {
+	warmed := make(chan bool, 16)
+	defer index.OnAnchorWarm(0, func(done bool) { warmed <- done })()
+	s := indextest.Open(t, t.TempDir())
+	dir := t.TempDir()
+	files := map[string]string{
+		"Espresso.md": "# Espresso\n\nDial in the grind until the shot runs in thirty seconds.\n",
+		"Index.md":    "# Index\n\nSee [[Espresso|the quokka brewing guide]] for the morning routine of the zebu.\n",
+	}
+	indextest.SyncMap(t, s, dir, files)
+	for !<-warmed {
+	}
+	if got := notes(t, s, "quokka brewing"); len(got) < 2 || !slices.Contains(got, "Espresso.md") {
+		t.Fatalf("after the warm the link's words did not reach its target: %v", got)
+	}
+	files["Later.md"] = "# Later\n\nA [[Espresso]] note about the zebu's grinder.\n"
+	indextest.SyncMap(t, s, dir, files)
+	for !<-warmed {
+	}
+	if got := notes(t, s, "zebu"); !slices.Contains(got, "Espresso.md") {
+		t.Errorf("the sentence around a link did not reach its target after a second warm: %v", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -295,6 +295,7 @@ func (s *Store) Settle(ctx context.Context) error {
 	if err := s.lex.Flush(ctx); err != nil {
 		return fmt.Errorf("index: flush segments: %w", err)
 	}
+	s.kickWarm()
 	return nil
 }
 

@@ -103,7 +103,8 @@ type Store struct {
 	fields   Fields
 	an       *analyze.Analyzer
 	wmu      sync.Mutex    // one writer at a time; guards stats and vcounts
-	stopGC   chan struct{} // closed by Close: ends collectGarbage
+	stopGC   chan struct{} // closed by Close: ends collectGarbage and warmAnchors
+	warm     chan struct{} // a change since the last warm of the anchor keys (warm.go)
 	stopOnce sync.Once
 	gcDone   sync.WaitGroup
 	stats    Stats
@@ -205,8 +206,10 @@ func Open(opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s.gcDone.Add(1)
+	s.warm = make(chan struct{}, 1)
+	s.gcDone.Add(2)
 	go s.collectGarbage()
+	go s.warmAnchors()
 	return s, nil
 }
 

@@ -415,5 +415,6 @@ func (s *Store) applyMem(chs []change, seq uint64, counts map[string]VaultCount)
 	m.publishGraph()
 	m.mu.Unlock()
 	s.lex.Apply(seq, dels, puts)
+	s.kickWarm()
 	s.coverChanges(gone, added)
 }

@@ -30,7 +30,7 @@ func (s *searcher) anchorOnly(g int) bool {
 // posting whose source is among the notes its key names is kept apart
 // and given to the key's other notes only.
 func (s *searcher) anchors() {
-	a := anchorSums{s: s, view: s.v.uid(), cache: make(map[string][]uint64), found: make(map[uint64]Ref)}
+	a := newAnchorSums(s)
 	for k, ss := range s.v.segs {
 		seg := ss.seg
 		tab := seg.resolved.begin(s.q.ResolveGen, seg.keys)
@@ -108,9 +108,18 @@ type anchorSums struct {
 	s     *searcher
 	view  uint64
 	any   bool                // some note was given a weight
-	cache map[string][]uint64 // keys resolved in this search
+	cache map[string][]uint64 // keys resolved in this search (nil with one segment: no key is met twice)
 	found map[uint64]Ref      // ids located in this search
 	byNum map[uint32]int      // the view's segments by number (relocate)
+}
+
+// newAnchorSums returns the anchor sums of search s.
+func newAnchorSums(s *searcher) anchorSums {
+	a := anchorSums{s: s, view: s.v.uid(), found: make(map[uint64]Ref)}
+	if len(s.v.segs) > 1 {
+		a.cache = make(map[string][]uint64)
+	}
+	return a
 }
 
 // relocate returns where loc is in the search's view: its segment's place
@@ -159,7 +168,9 @@ func (a *anchorSums) locate(k int, seg *Segment, tab *keyTable, key uint32) {
 		ids, ok := a.cache[ref]
 		if !ok {
 			ids = a.s.q.Resolve(ref)
-			a.cache[ref] = ids
+			if a.cache != nil {
+				a.cache[ref] = ids
+			}
 		}
 		tab.keys = append(tab.keys, resolvedKey{off: uint32(len(tab.ids)), n: uint32(len(ids))})
 		tab.ids = append(tab.ids, ids...)

@@ -57,6 +57,14 @@ func (s *searcher) streamAll(depth int) hitHeap {
 			sc.touched, r.touched = r.touched, nil
 		}
 	} else {
+		// Each range collects the chunks it touches in a list of its
+		// own, from a pool; the segment's scratch keeps the lists and
+		// gives them back when it is released.
+		lists := make([]*touchedList, len(ranges))
+		for i := range ranges {
+			lists[i] = getTouched()
+			ranges[i].touched = lists[i].c
+		}
 		var next atomic.Int32
 		var wg sync.WaitGroup
 		for _, w := range ws {
@@ -73,10 +81,11 @@ func (s *searcher) streamAll(depth int) hitHeap {
 			}()
 		}
 		wg.Wait()
-	}
-	for _, r := range ranges {
-		sc := s.sc[r.k]
-		sc.touched = append(sc.touched, r.touched...)
+		for i, r := range ranges {
+			lists[i].c = r.touched
+			sc := s.sc[r.k]
+			sc.more = append(sc.more, lists[i])
+		}
 	}
 	h := slices.Clone(ws[0].h) // the streamers go back to their pool
 	for _, w := range ws[1:] {

@@ -4,14 +4,15 @@ import "sync"
 
 // scratch is a segment's per-query working memory, pooled.
 type scratch struct {
-	acc     []float32 // by chunk: the chunk's own evidence
-	mask    []uint32  // by chunk: query words matched
-	touched []uint32  // chunks with acc set
-	slot    []int32   // by note: 1 + index into the note values, 0 none
-	notes   []uint32  // notes with a slot
-	tv, rv  []float32 // note values by slot×groups: title tf, other fields
-	nmask   []uint32  // by slot: words matched in note fields
-	agg     []int32   // by note: 1 + index into aggs
+	acc     []float32      // by chunk: the chunk's own evidence
+	mask    []uint32       // by chunk: query words matched
+	touched []uint32       // chunks with acc set
+	more    []*touchedList // more such, one list a range of notes scored apart (parallel.go)
+	slot    []int32        // by note: 1 + index into the note values, 0 none
+	notes   []uint32       // notes with a slot
+	tv, rv  []float32      // note values by slot×groups: title tf, other fields
+	nmask   []uint32       // by slot: words matched in note fields
+	agg     []int32        // by note: 1 + index into aggs
 	aggs    []noteAgg
 	rt      []float32 // rows of groups, by agg: Σ over the note's chunk's weighted field frequencies
 	// The word-by-word scorer of the tests (taat_test.go): by chunk,
@@ -41,6 +42,29 @@ type noteAgg struct {
 
 var scratchPool sync.Pool
 
+// touchedPool holds the lists of touched chunks of ranges scored apart
+// (*touchedList).
+var touchedPool sync.Pool
+
+// touchedList is a range's list of touched chunks.
+type touchedList struct{ c []uint32 }
+
+// getTouched returns an empty list from the pool, or a new one.
+func getTouched() *touchedList {
+	if t, _ := touchedPool.Get().(*touchedList); t != nil {
+		t.c = t.c[:0]
+		return t
+	}
+	return &touchedList{}
+}
+
+// putTouched gives a list back, unless an exceptional query grew it.
+func putTouched(t *touchedList) {
+	if cap(t.c) <= 1<<20 {
+		touchedPool.Put(t)
+	}
+}
+
 func getScratch(chunks, notes uint32) *scratch {
 	sc, _ := scratchPool.Get().(*scratch)
 	if sc == nil {
@@ -64,6 +88,14 @@ func (sc *scratch) release() {
 	for _, c := range sc.touched {
 		sc.acc[c], sc.mask[c] = 0, 0
 	}
+	for _, t := range sc.more {
+		for _, c := range t.c {
+			sc.acc[c], sc.mask[c] = 0, 0
+		}
+		putTouched(t)
+	}
+	clear(sc.more)
+	sc.more = sc.more[:0]
 	if sc.xi != nil {
 		clear(sc.xi)
 	}

@@ -1,0 +1,48 @@
+package segment
+
+// warmBatch is how many keys WarmAnchors resolves under a segment's key
+// table lock at a time: a search waiting for the lock waits for about a
+// millisecond at most.
+const warmBatch = 1024
+
+// WarmAnchors resolves every link target key of the view's segments, as a
+// search for graph names generation gen would (resolve is
+// Query.Resolve), and locates the notes they name in the view, until done
+// or until stop reports true (it is asked between batches of keys); it
+// reports whether it went through every segment.
+//
+// A search resolves a key the first time one of its words' anchor
+// postings names it, and keeps it for as long as the names do not change;
+// a common word's postings name most of a segment's keys, so the first
+// search for each common word after a start or a change of names paid for
+// tens of thousands of keys (on the 10× vault, three to five times the
+// search itself). Warmed ahead, in the background, the keys cost a table
+// read at the first search too; a later view only relocates the notes a
+// key names, which is cheap. The results are the same either way.
+func (v *View) WarmAnchors(resolve func(key string) []uint64, gen uint64, stop func() bool) bool {
+	if resolve == nil || gen == 0 {
+		return false
+	}
+	s := &searcher{v: v, q: Query{Resolve: resolve, ResolveGen: gen}}
+	a := newAnchorSums(s)
+	for k, ss := range v.segs {
+		seg := ss.seg
+		for key0 := uint32(0); key0 < seg.keys; key0 += warmBatch {
+			if stop() {
+				return false
+			}
+			tab := seg.resolved.begin(gen, seg.keys)
+			full := len(tab.ids) > maxResolved/2
+			for key := key0; key < min(key0+warmBatch, seg.keys) && !full; key++ {
+				if tab.st[key].view != a.view {
+					a.locate(k, seg, tab, key)
+				}
+			}
+			seg.resolved.end(gen)
+			if full {
+				break // a table past half its cap is left to the searches
+			}
+		}
+	}
+	return true
+}
