@@ -42,10 +42,12 @@ func (s *Store) warmAnchors() {
 		}
 		v := s.lex.View()
 		gen := s.resolveGen()
+		start := time.Now()
 		done := v.WarmAnchors(s.resolveAnchor, gen, func() bool {
 			return s.closed.Load() || len(s.warm) > 0 || s.resolveGen() != gen
 		})
 		v.Release()
+		s.log.Debug("anchor keys warmed", "through", done, "took", time.Since(start))
 		if h := warmHook.Load(); h != nil {
 			(*h)(done)
 		}
