@@ -129,11 +129,18 @@ func (v *View) search(q Query, p Params, score segmentScorer) []NoteHit {
 	for _, g := range s.groups {
 		phrase = phrase || g.Phrase > 0
 	}
-	if prox || phrase {
+	switch {
+	case prox || phrase:
+		// Proximity rescores every note of the heap: it ranks them all.
 		depth = max(depth, p.ProxDepth)
-	}
-	if phrase {
-		depth = max(depth, 1000)
+		if phrase {
+			depth = max(depth, 1000)
+		}
+	case q.Keep > 0:
+		// Without it the heap's order is final, and the best Keep of a
+		// heap of Keep are the best Keep of a deeper one (ties by id):
+		// a shallower heap's weakest note sets a higher bar to enter.
+		depth = min(depth, q.Keep)
 	}
 	s.avgL = s.meanNoteLen()
 	var h hitHeap
