@@ -108,17 +108,24 @@ type noteLens struct {
 
 // noteLens returns the notes' weighted lengths for p's field weights: the
 // sums wholeNote would compute, in the same order.
+// Like chunkLens, the table is made without the lock.
 func (s *Segment) noteLens(p Params) []float64 {
 	nl := &s.lens
 	nl.mu.Lock()
-	if nl.l == nil || nl.body != p.Body || nl.heading != p.Heading || nl.title != p.Title {
-		l := make([]float64, s.notes)
-		for i := range l {
-			l[i] = s.sumLen(uint32(i), p)
-		}
-		nl.l, nl.body, nl.heading, nl.title = l, p.Body, p.Heading, p.Title
-	}
 	l := nl.l
+	if nl.body != p.Body || nl.heading != p.Heading || nl.title != p.Title {
+		l = nil
+	}
+	nl.mu.Unlock()
+	if l != nil {
+		return l
+	}
+	l = make([]float64, s.notes)
+	for i := range l {
+		l[i] = s.sumLen(uint32(i), p)
+	}
+	nl.mu.Lock()
+	nl.l, nl.body, nl.heading, nl.title = l, p.Body, p.Heading, p.Title
 	nl.mu.Unlock()
 	return l
 }
@@ -142,18 +149,26 @@ type chunkLens struct {
 
 // chunkLens returns the chunks' notes and weighted lengths for p's field
 // weights.
+// The table is made without the lock (reading the rows may wait for the
+// disk): two first searches at once may both make it.
 func (s *Segment) chunkLens(p Params) []chunkLen {
 	cl := &s.clens
 	cl.mu.Lock()
-	if cl.c == nil || cl.body != p.Body || cl.heading != p.Heading || cl.title != p.Title {
-		c := make([]chunkLen, s.chunks)
-		for i := range c {
-			r := s.chunkRow(uint32(i))
-			c[i] = chunkLen{note: le.Uint32(r[crNote:]), l: chunkWeightedLen(r, p)}
-		}
-		cl.c, cl.body, cl.heading, cl.title = c, p.Body, p.Heading, p.Title
-	}
 	c := cl.c
+	if cl.body != p.Body || cl.heading != p.Heading || cl.title != p.Title {
+		c = nil
+	}
+	cl.mu.Unlock()
+	if c != nil {
+		return c
+	}
+	c = make([]chunkLen, s.chunks)
+	for i := range c {
+		r := s.chunkRow(uint32(i))
+		c[i] = chunkLen{note: le.Uint32(r[crNote:]), l: chunkWeightedLen(r, p)}
+	}
+	cl.mu.Lock()
+	cl.c, cl.body, cl.heading, cl.title = c, p.Body, p.Heading, p.Title
 	cl.mu.Unlock()
 	return c
 }
