@@ -1,5 +1,7 @@
 package segment
 
+import "slices"
+
 // WarmMaxKeys bounds the keys WarmAnchors resolves: a resolved key holds
 // about a hundred bytes of tables, and the 50× vault's 788,693 keys (in
 // five segments) took 287 MB more resident memory warmed. A larger view's
@@ -42,6 +44,13 @@ func (v *View) WarmAnchors(resolve func(key string) []uint64, gen uint64, stop f
 	a.cache = nil // a key met again in another segment is resolved again: no map of every key
 	for k, ss := range v.segs {
 		seg := ss.seg
+		// Room for every key at once (most name one note): the arenas
+		// do not grow through copies left behind as garbage.
+		tab := seg.resolved.begin(gen, seg.keys)
+		n := int(seg.keys)
+		tab.keys = slices.Grow(tab.keys, n)
+		tab.ids, tab.locs, tab.refs = slices.Grow(tab.ids, n), slices.Grow(tab.locs, n), slices.Grow(tab.refs, n)
+		seg.resolved.end(gen)
 		for key0 := uint32(0); key0 < seg.keys; key0 += warmBatch {
 			if stop() {
 				return false
