@@ -115,6 +115,12 @@ func New() *Analyzer {
 // Analyze calls fn for every term of text analysed as language lang, in
 // order, duplicates included. Known words cost no allocation.
 func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
+	a.analyze(text, lang, nil, fn)
+}
+
+// analyze is Analyze passing over the word tokens that cannot give one of
+// leads' terms (all are looked up when leads is nil).
+func (a *Analyzer) analyze(text string, lang Lang, leads *Leads, fn func(Token)) {
 	if lang >= numLangs {
 		lang = English
 	}
@@ -129,6 +135,9 @@ func (a *Analyzer) Analyze(text string, lang Lang, fn func(Token)) {
 		var e *hotSlot
 		switch k {
 		case pieceWord:
+			if leads != nil && (len(tok) == 0 || !leads.may(tok)) {
+				continue
+			}
 			e = a.cached(hc, uint8(lang)+1, tok)
 		case pieceGram:
 			e = a.cached(hc, gramKind, tok)

@@ -88,31 +88,5 @@ func isLeadByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '
 // that cannot give one of them are passed over without being looked up,
 // which is most of a text for a query of a few words.
 func (a *Analyzer) Match(text string, lang Lang, leads *Leads, fn func(Token)) {
-	if lang >= numLangs {
-		lang = English
-	}
-	hc := a.getHot()
-	defer a.putHot(hc)
-	sc := newScanner(text)
-	for pos := 0; ; pos++ {
-		k, tok, start, end, ok := sc.next()
-		if !ok {
-			return
-		}
-		var e *hotSlot
-		switch k {
-		case pieceWord:
-			if len(tok) == 0 || !leads.may(tok) {
-				continue
-			}
-			e = a.cached(hc, uint8(lang)+1, tok)
-		case pieceGram:
-			e = a.cached(hc, gramKind, tok)
-		default:
-			continue
-		}
-		if e.term != "" {
-			fn(Token{Term: e.term, Pos: pos, Start: start, End: end, ID: e.id})
-		}
-	}
+	a.analyze(text, lang, leads, fn)
 }

@@ -79,7 +79,7 @@ func checkBlocks(t *testing.T, seg *Segment, r *rand.Rand) (blocked int) {
 		}
 		for range 20 {
 			var m multiIter
-			m.init(seg, []termEntry{e})
+			m.init(seg, []termEntry{e}, nil)
 			k := 0
 			for range 1 + r.IntN(4) {
 				c := all[len(all)-1].chunk + 1

@@ -200,7 +200,9 @@ type multiIter struct {
 	rows  rowAhead
 }
 
-func (m *multiIter) init(s *Segment, es []termEntry) {
+// init sets m to the postings of es in segment s; lens, the segment's
+// chunk lengths (nil: none), lets it decode ahead and prefetch (rows.go).
+func (m *multiIter) init(s *Segment, es []termEntry, lens []chunkLen) {
 	m.its, m.live = m.its[:0], m.live[:0]
 	n := uint64(0)
 	for _, e := range es {
@@ -210,7 +212,7 @@ func (m *multiIter) init(s *Segment, es []termEntry) {
 		m.live = append(m.live, m.its[len(m.its)-1].next())
 		n += e.nPost
 	}
-	m.rows.reset(s, n)
+	m.rows.reset(s, n, lens)
 }
 
 // next moves m to its next posting; false at the end.

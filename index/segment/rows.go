@@ -27,21 +27,20 @@ type posting struct {
 }
 
 // rowAhead is a multiIter's postings decoded ahead of use, in a ring, and
-// the prefetching of their rows.
+// the prefetching of what the streaming pass reads for them: the chunks'
+// lengths (chunkLens) and their notes' rows.
 type rowAhead struct {
 	seg      *Segment
+	lens     []chunkLen
 	ring     [ahead]posting
 	h, n     int
 	last     uint32 // the chunk of the last posting pushed
 	lastNote uint32
-	// lens, when set, are the segment's chunk lengths (chunkLens), which
-	// the pass reads instead of the chunk rows: they are what is asked for.
-	lens []chunkLen
 }
 
 // prefetchChunks is the number of chunks from which a segment's postings
-// are decoded ahead and their rows prefetched: below it (4 MiB of chunk
-// rows) the rows mostly stay in the processor's caches between queries,
+// are decoded ahead and what is read for them prefetched: below it the
+// tables mostly stay in the processor's caches between queries,
 // and the ring would cost more than the misses it hides (obsidian-hub's
 // 20,580 chunks: +4 % of CPU a query; its 50× vault's 1,055,690: −7 % and
 // the median query −35 %).
@@ -53,27 +52,23 @@ var prefetchChunks uint32 = 1 << 17 // a variable for the tests
 // only add its own cost to every posting.
 const sparse = 8
 
-// reset empties r for a word with postings postings in segment s; r
-// stays off (seg nil) for a small segment or a dense list.
-func (r *rowAhead) reset(s *Segment, postings uint64) {
-	r.seg, r.h, r.n, r.last, r.lastNote, r.lens = nil, 0, 0, 0, none, nil
-	if s.chunks >= prefetchChunks && postings*sparse <= uint64(s.chunks) {
-		r.seg = s
+// reset empties r for a word with postings postings in segment s, whose
+// chunk lengths are lens; r stays off (seg nil) without them, for a small
+// segment or for a dense list.
+func (r *rowAhead) reset(s *Segment, postings uint64, lens []chunkLen) {
+	r.seg, r.lens, r.h, r.n, r.last, r.lastNote = nil, nil, 0, 0, 0, none
+	if lens != nil && s.chunks >= prefetchChunks && postings*sparse <= uint64(s.chunks) {
+		r.seg, r.lens = s, lens
 	}
 }
 
-// push appends p and asks for its chunk row when it is far.
+// push appends p and asks for its chunk's length.
 func (r *rowAhead) push(p posting) {
 	p.far = p.chunk-r.last >= near || p.chunk < r.last
 	r.ring[(r.h+r.n)%ahead] = p
 	r.n++
-	switch {
-	case r.lens != nil:
-		if p.chunk/8 != r.last/8 && p.chunk < uint32(len(r.lens)) { // eight a cache line
-			prefetch(uintptr(unsafe.Pointer(&r.lens[p.chunk])))
-		}
-	case p.chunk/2 != r.last/2: // two chunk rows a cache line
-		r.seg.prefetchChunk(p.chunk)
+	if p.chunk/8 != r.last/8 && p.chunk < uint32(len(r.lens)) { // eight a cache line
+		prefetch(uintptr(unsafe.Pointer(&r.lens[p.chunk])))
 	}
 	r.last = p.chunk
 }
@@ -88,8 +83,6 @@ func (r *rowAhead) pop() posting {
 		n := uint32(none)
 		if q.chunk < uint32(len(r.lens)) {
 			n = r.lens[q.chunk].note
-		} else if r.lens == nil {
-			n = r.seg.chunkNoteAt(q.chunk)
 		}
 		if n != r.lastNote {
 			r.lastNote = n
@@ -109,28 +102,10 @@ func (r *rowAhead) dropBefore(c uint32) bool {
 	return r.n > 0
 }
 
-// prefetchChunk asks for chunk c's row, if c is one.
-func (s *Segment) prefetchChunk(c uint32) {
-	rows := s.sec[secChunkRows]
-	if off := uint64(c) * chunkRowSize; off < uint64(len(rows)) {
-		prefetch(uintptr(unsafe.Pointer(unsafe.SliceData(rows))) + uintptr(off))
-	}
-}
-
 // prefetchNote asks for note n's row, if n is one.
 func (s *Segment) prefetchNote(n uint32) {
 	rows := s.sec[secNoteRows]
 	if off := uint64(n) * noteRowSize; off < uint64(len(rows)) {
 		prefetch(uintptr(unsafe.Pointer(unsafe.SliceData(rows))) + uintptr(off))
 	}
-}
-
-// chunkNoteAt is chunk c's note, none if c is past the chunks (postings
-// are checked against the rows where they are used; this only steers the
-// prefetching).
-func (s *Segment) chunkNoteAt(c uint32) uint32 {
-	if c >= s.chunks {
-		return none
-	}
-	return s.chunkNote(c)
 }

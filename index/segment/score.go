@@ -97,37 +97,46 @@ func (s *searcher) maxOf(mask uint32) float64 {
 // max is the score of a chunk matching every query word at saturation.
 func (s *searcher) max() float64 { return s.maxOf(^uint32(0)) }
 
-// noteLens are the notes' weighted lengths (every chunk's heading and body,
-// the title once) for one set of field weights, computed at the first
-// search that needs them and kept with the segment.
-type noteLens struct {
+// weightedTable is a table derived from a segment's rows for one set of
+// field weights, made at the first search that needs it and kept with the
+// (immutable) segment.
+type weightedTable[T any] struct {
 	mu                   sync.Mutex
 	body, heading, title float64
-	l                    []float64
+	v                    []T
 }
 
-// noteLens returns the notes' weighted lengths for p's field weights: the
-// sums wholeNote would compute, in the same order.
-// Like chunkLens, the table is made without the lock.
+// get returns the table for p's field weights, made by build when there
+// is none for them. It is made without the lock (reading the rows may wait
+// for the disk): two first searches at once may both make it.
+func (t *weightedTable[T]) get(p Params, build func() []T) []T {
+	t.mu.Lock()
+	v := t.v
+	if t.body != p.Body || t.heading != p.Heading || t.title != p.Title {
+		v = nil
+	}
+	t.mu.Unlock()
+	if v != nil {
+		return v
+	}
+	v = build()
+	t.mu.Lock()
+	t.v, t.body, t.heading, t.title = v, p.Body, p.Heading, p.Title
+	t.mu.Unlock()
+	return v
+}
+
+// noteLens returns the notes' weighted lengths (every chunk's heading and
+// body, the title once) for p's field weights: the sums wholeNote would
+// compute, in the same order.
 func (s *Segment) noteLens(p Params) []float64 {
-	nl := &s.lens
-	nl.mu.Lock()
-	l := nl.l
-	if nl.body != p.Body || nl.heading != p.Heading || nl.title != p.Title {
-		l = nil
-	}
-	nl.mu.Unlock()
-	if l != nil {
+	return s.lens.get(p, func() []float64 {
+		l := make([]float64, s.notes)
+		for i := range l {
+			l[i] = s.sumLen(uint32(i), p)
+		}
 		return l
-	}
-	l = make([]float64, s.notes)
-	for i := range l {
-		l[i] = s.sumLen(uint32(i), p)
-	}
-	nl.mu.Lock()
-	nl.l, nl.body, nl.heading, nl.title = l, p.Body, p.Heading, p.Title
-	nl.mu.Unlock()
-	return l
+	})
 }
 
 // chunkLen is what the streaming pass reads of a chunk: its note and
@@ -137,40 +146,18 @@ type chunkLen struct {
 	l    float32
 }
 
-// chunkLens are the chunks' notes and weighted lengths for one set of
-// field weights, computed at the first search that needs them and kept
-// with the segment: 8 bytes a chunk, read where the pass would read the
-// chunk's 32-byte row, so four times as many chunks share a cache line.
-type chunkLens struct {
-	mu                   sync.Mutex
-	body, heading, title float64
-	c                    []chunkLen
-}
-
 // chunkLens returns the chunks' notes and weighted lengths for p's field
-// weights.
-// The table is made without the lock (reading the rows may wait for the
-// disk): two first searches at once may both make it.
+// weights: 8 bytes a chunk, read where the pass would read the chunk's
+// 32-byte row, so four times as many chunks share a cache line.
 func (s *Segment) chunkLens(p Params) []chunkLen {
-	cl := &s.clens
-	cl.mu.Lock()
-	c := cl.c
-	if cl.body != p.Body || cl.heading != p.Heading || cl.title != p.Title {
-		c = nil
-	}
-	cl.mu.Unlock()
-	if c != nil {
+	return s.clens.get(p, func() []chunkLen {
+		c := make([]chunkLen, s.chunks)
+		for i := range c {
+			r := s.chunkRow(uint32(i))
+			c[i] = chunkLen{note: le.Uint32(r[crNote:]), l: chunkWeightedLen(r, p)}
+		}
 		return c
-	}
-	c = make([]chunkLen, s.chunks)
-	for i := range c {
-		r := s.chunkRow(uint32(i))
-		c[i] = chunkLen{note: le.Uint32(r[crNote:]), l: chunkWeightedLen(r, p)}
-	}
-	cl.mu.Lock()
-	cl.c, cl.body, cl.heading, cl.title = c, p.Body, p.Heading, p.Title
-	cl.mu.Unlock()
-	return c
+	})
 }
 
 // sumLen adds up note n's weighted length.

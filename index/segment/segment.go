@@ -29,9 +29,9 @@ type Segment struct {
 	size     int64
 	release  func() error // unmaps a mapped segment
 	refs     atomic.Int32
-	lens     noteLens     // the notes' weighted lengths (score.go)
-	clens    chunkLens    // the chunks' notes and weighted lengths (score.go)
-	resolved resolvedKeys // anchor target keys resolved (anchors.go)
+	lens     weightedTable[float64]  // the notes' weighted lengths (score.go)
+	clens    weightedTable[chunkLen] // the chunks' notes and weighted lengths (score.go)
+	resolved resolvedKeys            // anchor target keys resolved (anchors.go)
 	// num numbers the segments opened in this process (from 1): where a
 	// note was found stays meaningful from one view to the next.
 	num uint32

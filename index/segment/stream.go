@@ -113,10 +113,7 @@ func (w *streamer) stream(r *noteRange) {
 		if s.idf[g] == 0 {
 			continue
 		}
-		its[g].init(seg, s.ents[k][g])
-		if its[g].rows.seg != nil {
-			its[g].rows.lens = cl
-		}
+		its[g].init(seg, s.ents[k][g], cl)
 		ok := its[g].next()
 		if ok && its[g].chunk < r.c0 {
 			ok = its[g].skipTo(r.c0)

@@ -28,7 +28,7 @@ func (s *searcher) scoreSegmentTAAT(k, depth int, h *hitHeap) {
 			continue
 		}
 		var it multiIter
-		it.init(seg, s.ents[k][g])
+		it.init(seg, s.ents[k][g], nil)
 		for it.next() {
 			c := it.chunk
 			if c >= seg.chunks {
