@@ -1,6 +1,9 @@
 package segment
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // anchorOnly reports whether group g occurs only as anchor text.
 func (s *searcher) anchorOnly(g int) bool {
@@ -41,36 +44,65 @@ func (s *searcher) anchors() {
 		for g := range s.groups {
 			var self []selfLink
 			touched := sc.ktouched[:0]
+			var batch [anchorBatch]anchorPost
 			for _, e := range s.ents[k][g] {
 				it := seg.anchorPostings(e)
-				for it.next() {
-					key := it.key
-					if key >= seg.keys || ss.deleted(it.source) {
-						continue
-					}
-					w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
-					if w <= 0 {
-						continue
-					}
-					st := &tab.st[key]
-					if st.view != a.view {
-						a.locate(k, seg, tab, key)
-					}
-					if st.self == selfNone {
-						if st.located == 0 {
+				for {
+					// A batch of postings is decoded first, the table
+					// rows of their keys asked for as they are: the keys
+					// are scattered over tables of megabytes, and their
+					// misses then overlap instead of coming one by one.
+					n := 0
+					for n < len(batch) && it.next() {
+						key := it.key
+						if key >= seg.keys || ss.deleted(it.source) {
 							continue
 						}
-					} else if st.self == it.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, it.source}) {
-						self = append(self, selfLink{key, it.source, w})
-						continue
+						w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
+						if w <= 0 {
+							continue
+						}
+						batch[n] = anchorPost{key, it.source, w}
+						n++
+						prefetch(uintptr(unsafe.Pointer(&tab.st[key])))
+						prefetch(uintptr(unsafe.Pointer(&sc.kw[key])))
 					}
-					if sc.kw[key] == 0 {
-						touched = append(touched, key)
+					if n == 0 {
+						break
 					}
-					sc.kw[key] += w
+					for _, b := range batch[:n] {
+						key := b.key
+						st := &tab.st[key]
+						if st.view != a.view {
+							a.locate(k, seg, tab, key)
+						}
+						if st.self == selfNone {
+							if st.located == 0 {
+								continue
+							}
+						} else if st.self == b.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, b.source}) {
+							self = append(self, selfLink{key, b.source, b.w})
+							continue
+						}
+						if sc.kw[key] == 0 {
+							touched = append(touched, key)
+						}
+						sc.kw[key] += b.w
+					}
 				}
 			}
-			for _, key := range touched {
+			for i, key := range touched {
+				// Two stages ahead: a key's table row, then, once it has
+				// arrived, the slot of the note it names.
+				if j := i + 2*keyAhead; j < len(touched) {
+					prefetch(uintptr(unsafe.Pointer(&tab.st[touched[j]])))
+					prefetch(uintptr(unsafe.Pointer(&sc.kw[touched[j]])))
+				}
+				if j := i + keyAhead; j < len(touched) {
+					if st := &tab.st[touched[j]]; st.located == 1 {
+						s.scratch(int(st.seg)).prefetchSlot(st.note)
+					}
+				}
 				w := sc.kw[key]
 				sc.kw[key] = 0
 				st := &tab.st[key]
@@ -94,6 +126,20 @@ func (s *searcher) anchors() {
 		seg.resolved.end(s.q.ResolveGen)
 	}
 	s.anchored = a.any
+}
+
+// anchorBatch is how many anchor postings are decoded before they are
+// summed (anchors).
+const anchorBatch = 32
+
+// keyAhead is how many keys ahead of its sum a key's target note's slot is
+// asked for (and twice that, its table row).
+const keyAhead = 8
+
+// anchorPost is an anchor posting decoded and weighed.
+type anchorPost struct {
+	key, source uint32
+	w           float32
 }
 
 // selfLink is an anchor posting whose source is among the notes its key

@@ -1,6 +1,9 @@
 package segment
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // scratch is a segment's per-query working memory, pooled.
 type scratch struct {
@@ -82,6 +85,13 @@ func getScratch(chunks, notes uint32) *scratch {
 		sc.loose = make([]uint64, w+w/4)
 	}
 	return sc
+}
+
+// prefetchSlot asks for note n's slot (a hint: n may be out of range).
+func (sc *scratch) prefetchSlot(n uint32) {
+	if n < uint32(len(sc.slot)) {
+		prefetch(uintptr(unsafe.Pointer(&sc.slot[n])))
+	}
 }
 
 func (sc *scratch) release() {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+	"unsafe"
 )
 
 // none is past every note and chunk.
@@ -297,7 +298,6 @@ func (w *streamer) decide(k int, sc *scratch, a noteAgg, rsum []float32) {
 		return
 	}
 	seg := s.v.segs[k].seg
-	id := seg.NoteID(n)
 	score := float64(a.bestScore)
 	if s.p.NoteBM25 != 0 {
 		if w.lensOf != seg {
@@ -305,7 +305,13 @@ func (w *streamer) decide(k int, sc *scratch, a noteAgg, rsum []float32) {
 		}
 		score += s.p.NoteBM25 * s.wholeNote(sc, n, sl, w.lens[n], rsum)
 	}
-	if score <= 0 || full && !h.beats(score, id) {
+	// The note's id, in a row of its own that is likely not cached, is
+	// read only for a score that can enter the heap.
+	if score <= 0 || full && score < (*h)[0].Score {
+		return
+	}
+	id := seg.NoteID(n)
+	if full && !h.beats(score, id) {
 		return
 	}
 	if s.q.Filter != nil {
@@ -331,15 +337,32 @@ func (s *searcher) looseFields(k int, sc *scratch) {
 	ss := s.v.segs[k]
 	seg := ss.seg
 	G := len(s.groups)
+	var batch [noteBatch]notePost
 	for g := range s.groups {
 		for _, e := range s.ents[k][g] {
 			it := seg.notePostings(e)
-			for it.next() {
-				n := it.note
-				if n >= seg.notes || ss.deleted(n) {
-					continue
+			for {
+				// A batch decoded first, the rows each posting will
+				// read asked for as it is (as in anchors).
+				m := 0
+				for m < len(batch) && it.next() {
+					n := it.note
+					if n >= seg.notes || ss.deleted(n) {
+						continue
+					}
+					batch[m] = notePost{n, it.tf}
+					m++
+					prefetch(uintptr(unsafe.Pointer(&sc.slot[n])))
+					if it.tf[FieldAlias]|it.tf[FieldProps]|it.tf[FieldTags] != 0 {
+						seg.prefetchNote(n)
+					}
 				}
-				s.noteFields(sc, seg, n, g, &it)
+				if m == 0 {
+					break
+				}
+				for i := range batch[:m] {
+					s.noteFields(sc, seg, batch[i].note, g, &batch[i].tf)
+				}
 			}
 		}
 	}
@@ -374,20 +397,30 @@ func (s *searcher) slotOf(sc *scratch, n uint32) int {
 	return sl
 }
 
+// noteBatch is how many note postings are decoded before they are added
+// up (looseFields).
+const noteBatch = 32
+
+// notePost is a note posting decoded.
+type notePost struct {
+	note uint32
+	tf   [NoteFields]uint32
+}
+
 // noteFields adds note n's note-field frequencies of word g (one
-// variant's posting, it) to its note values and returns its slot.
-func (s *searcher) noteFields(sc *scratch, seg *Segment, n uint32, g int, it *noteIter) int {
+// variant's posting's, tf) to its note values and returns its slot.
+func (s *searcher) noteFields(sc *scratch, seg *Segment, n uint32, g int, tf *[NoteFields]uint32) int {
 	p := s.p
 	G := len(s.groups)
 	sl := s.slotOf(sc, n)
-	sc.tv[sl*G+g] += float32(p.Title * float64(it.tf[FieldTitle]))
+	sc.tv[sl*G+g] += float32(p.Title * float64(tf[FieldTitle]))
 	r := 0.0
 	for f, w := range [...]float64{FieldAlias: p.Alias, FieldProps: p.Props, FieldTags: p.Tags} {
-		if f == FieldTitle || it.tf[f] == 0 || w == 0 {
+		if f == FieldTitle || tf[f] == 0 || w == 0 {
 			continue
 		}
 		bn := 1 - p.BNote + p.BNote*float64(seg.NoteFieldLen(n, f))/s.avgN[f]
-		r += w * float64(it.tf[f]) / bn
+		r += w * float64(tf[f]) / bn
 	}
 	sc.rv[sl*G+g] += float32(r)
 	sc.nmask[sl] |= 1 << g
