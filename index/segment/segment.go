@@ -32,6 +32,7 @@ type Segment struct {
 	lens     weightedTable[float64]  // the notes' weighted lengths (score.go)
 	clens    weightedTable[chunkLen] // the chunks' notes and weighted lengths (score.go)
 	resolved resolvedKeys            // anchor target keys resolved (anchors.go)
+	idDir    lazyIDDir               // where ids start in the id index (iddir.go)
 	// num numbers the segments opened in this process (from 1): where a
 	// note was found stays meaningful from one view to the next.
 	num uint32
@@ -213,7 +214,7 @@ func (s *Segment) FindNote(id uint64) (uint32, bool) {
 	if len(x) < n*idRowSize {
 		return 0, false
 	}
-	k := findID(x, n, id)
+	k := s.idDir.of(x, n).find(x, n, id)
 	if k < n && le.Uint64(x[k*idRowSize:]) == id {
 		note := le.Uint32(x[k*idRowSize+8:])
 		if note < s.notes {
@@ -221,41 +222,6 @@ func (s *Segment) FindNote(id uint64) (uint32, bool) {
 		}
 	}
 	return 0, false
-}
-
-// findID returns the first of the n rows of id index x whose id is at
-// least id. Ids are hashes, spread evenly over their range, so where id
-// would be is first guessed from its value (interpolation), each guess
-// halving nothing but cutting the range to about its square root: a few
-// reads instead of a binary search's seventeen at 100,000 notes, most of
-// which miss the processor's caches. A range the guesses do not narrow
-// fast (ids not spread evenly) is finished by binary search.
-func findID(x []byte, n int, id uint64) int {
-	at := func(i int) uint64 { return le.Uint64(x[i*idRowSize:]) }
-	// Every row before lo is below id; hi is n or a row at least id.
-	lo, hi := 0, n
-	for range 4 {
-		if hi-lo <= 16 {
-			break
-		}
-		a, b := at(lo), at(hi-1)
-		if id <= a {
-			return lo
-		}
-		if id > b {
-			return hi
-		}
-		// a < id ≤ b: the answer is in (lo, hi-1].
-		f := float64(id-a) / float64(b-a)
-		g := lo + int(f*float64(hi-1-lo)+0.5)
-		g = min(max(g, lo+1), hi-1)
-		if at(g) < id {
-			lo = g + 1
-		} else {
-			hi = g
-		}
-	}
-	return lo + sort.Search(hi-lo, func(i int) bool { return at(lo+i) >= id })
 }
 
 // ChunkRow is a chunk's doc values.

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestFindIDIsSortSearch holds the interpolated search of the id index to
-// a binary search's answers, over ids spread evenly (hashes), clustered
+// TestFindIDIsSortSearch holds the id index's directory search to a binary
+// search's answers, over ids spread evenly (hashes), clustered
 // and repeated, for ids present, absent and out of range.
 func TestFindIDIsSortSearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -30,6 +30,7 @@ func TestFindIDIsSortSearch(t *testing.T) {
 				x = le.AppendUint64(x, id)
 				x = le.AppendUint32(x, uint32(i))
 			}
+			d := buildIDDir(x, n)
 			probes := []uint64{0, 1, ^uint64(0), ^uint64(0) - 1}
 			for range 500 {
 				probes = append(probes, gen())
@@ -40,8 +41,8 @@ func TestFindIDIsSortSearch(t *testing.T) {
 			}
 			for _, id := range probes {
 				want := sort.Search(n, func(i int) bool { return ids[i] >= id })
-				if got := findID(x, n, id); got != want {
-					t.Fatalf("%s, %d ids: findID(%d) = %d, want %d", name, n, id, got, want)
+				if got := d.find(x, n, id); got != want {
+					t.Fatalf("%s, %d ids: find(%d) = %d, want %d", name, n, id, got, want)
 				}
 			}
 		}
