@@ -80,6 +80,21 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Batch) error {
 	}
 }
 
+// watchFolder watches folder dir (rel in the vault) and everything in it,
+// and marks it and the files it holds pending; a folder it cannot watch
+// asks for a rescan, with warning msg.
+func (w *Watcher) watchFolder(dir, rel, msg string, pending map[string]bool, rescan *bool) {
+	files, err := w.addTree(dir, true)
+	if err != nil {
+		w.opt.Logger.Warn(msg, "dir", rel, "err", err)
+		*rescan = true
+	}
+	for _, f := range files {
+		pending[f] = true
+	}
+	pending[rel] = true
+}
+
 // record merges one event into the pending set. It reports whether the
 // event mattered.
 func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, rescan *bool) bool {
@@ -102,15 +117,7 @@ func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, r
 		if !skipped {
 			return false
 		}
-		files, err := w.addTree(ev.Name, true)
-		if err != nil {
-			w.opt.Logger.Warn("cannot watch a folder; rescanning", "dir", rel, "err", err)
-			*rescan = true
-		}
-		for _, f := range files {
-			pending[f] = true
-		}
-		pending[rel] = true
+		w.watchFolder(ev.Name, rel, "cannot watch a folder; rescanning", pending, rescan)
 		return true
 	}
 	switch {
@@ -122,15 +129,7 @@ func (w *Watcher) record(ev fsnotify.Event, pending map[string]bool, rootGone, r
 			}
 			// A new (or moved-in) directory: watch it and everything in it,
 			// and index the files it already holds.
-			files, err := w.addTree(ev.Name, true)
-			if err != nil {
-				w.opt.Logger.Warn("cannot watch new directory; rescanning", "dir", rel, "err", err)
-				*rescan = true
-			}
-			for _, f := range files {
-				pending[f] = true
-			}
-			pending[rel] = true
+			w.watchFolder(ev.Name, rel, "cannot watch new directory; rescanning", pending, rescan)
 			return true
 		}
 	case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):

@@ -19,8 +19,8 @@ package analyze
 // "y". Tokens starting otherwise (accented, other scripts, CJK grams) are
 // always looked up. TestLeadPreserved holds every language to this.
 type Leads struct {
-	first [4]uint64                       // by first byte
-	open  [4]uint64                       // first bytes whose second is not judged
+	first [2]uint64                       // by first byte (ASCII)
+	open  [2]uint64                       // first bytes whose second is not judged
 	pair  [(leadN*leadN + 63) / 64]uint64 // by first two bytes (leadIndex)
 }
 

@@ -1,9 +1,6 @@
 package segment
 
-import (
-	"sync"
-	"unsafe"
-)
+import "sync"
 
 // anchorOnly reports whether group g occurs only as anchor text.
 func (s *searcher) anchorOnly(g int) bool {
@@ -42,7 +39,7 @@ func (s *searcher) anchors() {
 			sc.kw = make([]float32, seg.keys)
 		}
 		for g := range s.groups {
-			var self []selfLink
+			var self []anchorPost // postings whose source is among the notes their key names
 			touched := sc.ktouched[:0]
 			var batch [anchorBatch]anchorPost
 			for _, e := range s.ents[k][g] {
@@ -64,8 +61,8 @@ func (s *searcher) anchors() {
 						}
 						batch[n] = anchorPost{key, it.source, w}
 						n++
-						prefetch(uintptr(unsafe.Pointer(&tab.st[key])))
-						prefetch(uintptr(unsafe.Pointer(&sc.kw[key])))
+						prefetchAt(&tab.st[key])
+						prefetchAt(&sc.kw[key])
 					}
 					if n == 0 {
 						break
@@ -81,7 +78,7 @@ func (s *searcher) anchors() {
 								continue
 							}
 						} else if st.self == b.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, b.source}) {
-							self = append(self, selfLink{key, b.source, b.w})
+							self = append(self, b)
 							continue
 						}
 						if sc.kw[key] == 0 {
@@ -95,8 +92,8 @@ func (s *searcher) anchors() {
 				// Two stages ahead: a key's table row, then, once it has
 				// arrived, the slot of the note it names.
 				if j := i + 2*keyAhead; j < len(touched) {
-					prefetch(uintptr(unsafe.Pointer(&tab.st[touched[j]])))
-					prefetch(uintptr(unsafe.Pointer(&sc.kw[touched[j]])))
+					prefetchAt(&tab.st[touched[j]])
+					prefetchAt(&sc.kw[touched[j]])
 				}
 				if j := i + keyAhead; j < len(touched) {
 					if st := &tab.st[touched[j]]; st.located == 1 {
@@ -138,13 +135,6 @@ const keyAhead = 8
 
 // anchorPost is an anchor posting decoded and weighed.
 type anchorPost struct {
-	key, source uint32
-	w           float32
-}
-
-// selfLink is an anchor posting whose source is among the notes its key
-// names.
-type selfLink struct {
 	key, source uint32
 	w           float32
 }

@@ -14,11 +14,7 @@ import (
 // the kept generation finds what a search resolving every key afresh finds.
 func TestKeptAnchorKeysFollowTheViews(t *testing.T) {
 	notes := randomNotes(13, 300)
-	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 32 << 10, MergeFactor: 2, FlushAfter: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{FlushBytes: 32 << 10, MergeFactor: 2, FlushAfter: time.Hour})
 	resolve := resolverOf(notes)
 	r := rand.New(rand.NewPCG(13, 1))
 	query := func() Query {

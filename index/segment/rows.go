@@ -68,7 +68,7 @@ func (r *rowAhead) push(p posting) {
 	r.ring[(r.h+r.n)%ahead] = p
 	r.n++
 	if p.chunk/8 != r.last/8 && p.chunk < uint32(len(r.lens)) { // eight a cache line
-		prefetch(uintptr(unsafe.Pointer(&r.lens[p.chunk])))
+		prefetchAt(&r.lens[p.chunk])
 	}
 	r.last = p.chunk
 }
@@ -101,6 +101,9 @@ func (r *rowAhead) dropBefore(c uint32) bool {
 	}
 	return r.n > 0
 }
+
+// prefetchAt asks for the cache line holding *p (see prefetch).
+func prefetchAt[T any](p *T) { prefetch(uintptr(unsafe.Pointer(p))) }
 
 // prefetchNote asks for note n's row, if n is one.
 func (s *Segment) prefetchNote(n uint32) {

@@ -1,9 +1,6 @@
 package segment
 
-import (
-	"sync"
-	"unsafe"
-)
+import "sync"
 
 // scratch is a segment's per-query working memory, pooled.
 type scratch struct {
@@ -90,7 +87,7 @@ func getScratch(chunks, notes uint32) *scratch {
 // prefetchSlot asks for note n's slot (a hint: n may be out of range).
 func (sc *scratch) prefetchSlot(n uint32) {
 	if n < uint32(len(sc.slot)) {
-		prefetch(uintptr(unsafe.Pointer(&sc.slot[n])))
+		prefetchAt(&sc.slot[n])
 	}
 }
 

@@ -211,9 +211,6 @@ func (s *Segment) Heading(i uint32, p uint32) []string {
 func (s *Segment) FindNote(id uint64) (uint32, bool) {
 	x := s.sec[secIDIndex]
 	n := int(s.notes)
-	if len(x) < n*idRowSize {
-		return 0, false
-	}
 	k := s.idDir.of(x, n).find(x, n, id)
 	if k < n && le.Uint64(x[k*idRowSize:]) == id {
 		note := le.Uint32(x[k*idRowSize+8:])

@@ -9,6 +9,19 @@ import (
 	"time"
 )
 
+// openTestSet opens a set with opt in a directory of the test's own, closed
+// when the test ends.
+func openTestSet(t *testing.T, opt Options) *Set {
+	t.Helper()
+	opt.Dir = t.TempDir()
+	s, _, err := OpenSet(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 // searchAll runs every test query against the set's current view.
 func searchAll(s *Set) [][]NoteHit {
 	v := s.View()
@@ -30,11 +43,7 @@ func sameResults(t *testing.T, what string, got, want [][]NoteHit) {
 // freshResults builds a set holding exactly notes in one Apply.
 func freshResults(t *testing.T, notes []*Note) [][]NoteHit {
 	t.Helper()
-	s, _, err := OpenSet(Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{})
 	s.Apply(1, nil, notes)
 	return searchAll(s)
 }
@@ -149,11 +158,7 @@ func TestSetStraysAndCorruptManifest(t *testing.T) {
 // search sees a consistent view (run with -race).
 func TestSetConcurrentReaders(t *testing.T) {
 	notes := randomNotes(12, 400)
-	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 8 << 10, MergeFactor: 2, FlushAfter: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{FlushBytes: 8 << 10, MergeFactor: 2, FlushAfter: time.Hour})
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range 3 {
@@ -292,11 +297,7 @@ func TestSetBulk(t *testing.T) {
 func TestSetBulkRamp(t *testing.T) {
 	notes := randomNotes(12, 2000)
 	bulk := int64(bulkFloor) << bulkRamp
-	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 1 << 30, BulkBytes: bulk, FlushAfter: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{FlushBytes: 1 << 30, BulkBytes: bulk, FlushAfter: time.Hour})
 	s.BeginBulk()
 	var sizes []int64 // the builder's size when each segment was made
 	var size int64
@@ -340,11 +341,7 @@ func TestSetBulkRamp(t *testing.T) {
 // tier of MergeFactor 2: they are one when Flush returns.
 func TestFlushReturnsAfterTheMergesItMadeDue(t *testing.T) {
 	notes := randomNotes(7, 80)
-	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 1 << 30, MergeFactor: 2, FlushAfter: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{FlushBytes: 1 << 30, MergeFactor: 2, FlushAfter: time.Hour})
 	for i, seq := 0, uint64(1); i < len(notes); i, seq = i+40, seq+1 {
 		s.Apply(seq, nil, notes[i:i+40])
 		if err := s.Flush(t.Context()); err != nil {

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"sync"
-	"unsafe"
 )
 
 // none is past every note and chunk.
@@ -352,7 +351,7 @@ func (s *searcher) looseFields(k int, sc *scratch) {
 					}
 					batch[m] = notePost{n, it.tf}
 					m++
-					prefetch(uintptr(unsafe.Pointer(&sc.slot[n])))
+					sc.prefetchSlot(n)
 					if it.tf[FieldAlias]|it.tf[FieldProps]|it.tf[FieldTags] != 0 {
 						seg.prefetchNote(n)
 					}

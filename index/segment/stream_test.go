@@ -19,11 +19,7 @@ import (
 // order in which a note's chunks are summed for its whole note.
 func TestStreamMatchesWordByWord(t *testing.T) {
 	notes := randomNotes(11, 600)
-	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 32 << 10, MergeFactor: 4, FlushAfter: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{FlushBytes: 32 << 10, MergeFactor: 4, FlushAfter: time.Hour})
 	seq := uint64(0)
 	for i := 0; i < len(notes); i += 40 {
 		seq++

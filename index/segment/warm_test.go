@@ -13,11 +13,7 @@ import (
 // and that a warm told to stop resolves nothing.
 func TestWarmAnchors(t *testing.T) {
 	notes := randomNotes(13, 400)
-	s, _, err := OpenSet(Options{Dir: t.TempDir(), FlushBytes: 32 << 10, MergeFactor: 4, FlushAfter: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTestSet(t, Options{FlushBytes: 32 << 10, MergeFactor: 4, FlushAfter: time.Hour})
 	for i, seq := 0, uint64(1); i < len(notes); i, seq = i+50, seq+1 {
 		s.Apply(seq, nil, notes[i:min(i+50, len(notes))])
 	}

@@ -240,8 +240,8 @@ func TestRandomWindows(t *testing.T) {
 	}
 }
 
-// All gives what Analyze does; BestOf over All's matches is Best, and leaves the matches as All gave
-// them (a caller uses both).
+// All gives what Analyze does; BestOf over All's matches is Best, and
+// leaves the matches as All gave them (a caller uses both).
 func TestBestOfIsBest(t *testing.T) {
 	an := analyze.New()
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -315,11 +315,10 @@ func benchChunk() string {
 }
 
 // BenchmarkBest finds the window in a 1,200-byte chunk, as for every
-// returned result. BenchmarkAnalyzeChunk, the analysis alone, is its peer:
-// the window costs little more than analysing the text.
-// BenchmarkBest finds the window for a few keywords and for a question of
-// a dozen words, as SciFact's are: their first letters cover much of the
-// alphabet, so the leads' second byte matters.
+// returned result, for a few keywords and for a question of a dozen words,
+// as SciFact's are (their first letters cover much of the alphabet, so the
+// leads' second byte matters). BenchmarkAnalyzeChunk, the analysis alone,
+// is its peer: the window costs little more than analysing the text.
 func BenchmarkBest(b *testing.B) {
 	an := analyze.New()
 	text := benchChunk()
