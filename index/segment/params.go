@@ -36,7 +36,7 @@ var DefaultParams = Params{
 	BNote: 0.5, Alias: 2, Props: 1, Tags: 1,
 	Anchor: 0.5, AnchorContext: 0.1,
 	NoteBM25:  0.3,
-	Proximity: 0.3, ProxDepth: 50,
+	Proximity: 0.3, ProxDepth: 30,
 }
 
 // proxWindow is the largest distance (in positions) at which two query

@@ -9,10 +9,16 @@ import (
 // the query's words in their bodies (BM25TP-style: adjacent query words
 // found next to each other, in order, earn the most) and, when the query
 // quotes a phrase, keeps only notes with a chunk holding every phrase. The
-// hits come best first and leave best first.
+// hits come best first and leave best first. Without a phrase only the
+// best ProxDepth are rescored: the bonus only raises a score, so the
+// others stay below them.
 func (s *searcher) proximity(hits []NoteHit, phrase bool) []NoteHit {
 	if len(hits) == 0 {
 		return hits
+	}
+	head := hits
+	if !phrase && len(head) > s.p.ProxDepth {
+		head = hits[:s.p.ProxDepth]
 	}
 	order := make([]int, len(s.groups))
 	for i := range order {
@@ -28,7 +34,7 @@ func (s *searcher) proximity(hits []NoteHit, phrase bool) []NoteHit {
 		pos   [][]uint32 // by group
 	}
 	cands := make([][]cand, len(s.v.segs))
-	for i := range hits {
+	for i := range head {
 		h := &hits[i]
 		seg := s.v.segs[h.Ref.seg].seg
 		sc := s.sc[h.Ref.seg]
@@ -112,7 +118,7 @@ func (s *searcher) proximity(hits []NoteHit, phrase bool) []NoteHit {
 		if b.chunk != ^uint32(0) {
 			seg := s.v.segs[h.Ref.seg].seg
 			sc := s.sc[h.Ref.seg]
-			if b.score > h.Best.Score || b.phrased {
+			if b.score > h.Best.Score || phrase && b.phrased {
 				h.Best = s.chunkHit(seg, b.chunk, b.score)
 				h.Score = s.noteScore(sc, seg, h.Ref.note, b.score)
 			}

@@ -130,12 +130,19 @@ func (v *View) search(q Query, p Params, score segmentScorer) []NoteHit {
 		phrase = phrase || g.Phrase > 0
 	}
 	switch {
-	case prox || phrase:
-		// Proximity rescores every note of the heap: it ranks them all.
-		depth = max(depth, p.ProxDepth)
-		if phrase {
-			depth = max(depth, 1000)
+	case phrase:
+		// A quoted phrase is looked for in every note of the heap, which
+		// it filters.
+		depth = max(depth, 1000)
+	case prox:
+		// Proximity rescores the best ProxDepth notes of the heap; the
+		// others keep their order below them (a bonus only raises a
+		// score). The best Keep after it are among the best
+		// max(Keep, ProxDepth) before it.
+		if q.Keep > 0 {
+			depth = min(depth, q.Keep)
 		}
+		depth = max(depth, p.ProxDepth)
 	case q.Keep > 0:
 		// Without it the heap's order is final, and the best Keep of a
 		// heap of Keep are the best Keep of a deeper one (ties by id):

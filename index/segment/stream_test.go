@@ -51,7 +51,7 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 
 	resolve := resolverOf(notes)
 	r := rand.New(rand.NewPCG(5, 5))
-	exact := 0
+	exact, proxChecked := 0, 0
 	for qi := range 120 {
 		q := Query{K: []int{1, 3, 10, 30, 100}[r.IntN(5)], Passages: r.IntN(3)}
 		for i := range 1 + r.IntN(6) {
@@ -74,6 +74,9 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 		if r.IntN(4) == 0 {
 			p.Proximity = 0
 		}
+		if r.IntN(2) == 0 {
+			p.ProxDepth = 5
+		}
 		w, g := v.SearchWordByWord(q, p), v.Search(q, p)
 		// And the same with the segments cut into ranges of a few notes,
 		// scored by several workers at once.
@@ -94,11 +97,35 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 		if !reflect.DeepEqual(ga, g) || !reflect.DeepEqual(gac, g) {
 			t.Fatalf("query %d (%+v, k %d): with postings decoded ahead\n%+v\nin ranges\n%+v\nwithout\n%+v", qi, q.Groups, q.K, ga, gac, g)
 		}
-		// Keep returns the head of what K ranks.
-		kq := q
-		kq.Keep = 2
-		if kept, want := v.Search(kq, p), g[:min(2, len(g))]; !reflect.DeepEqual(kept, want) {
-			t.Fatalf("query %d (%+v, k %d, keep 2):\n%+v\nwant\n%+v", qi, q.Groups, q.K, kept, want)
+		// Keep returns the head of what K ranks, fewer or more than the
+		// notes proximity rescores.
+		for _, keep := range []int{2, 8} {
+			kq := q
+			kq.Keep = keep
+			if kept, want := v.Search(kq, p), g[:min(keep, len(g))]; !reflect.DeepEqual(kept, want) {
+				t.Fatalf("query %d (%+v, k %d, keep %d):\n%+v\nwant\n%+v", qi, q.Groups, q.K, keep, kept, want)
+			}
+		}
+		// Proximity rescores the best ProxDepth notes: they are the best
+		// ProxDepth without it, reordered, and the others are as without it.
+		if p.Proximity > 0 && !quotes(q) && len(q.Groups) > 1 && q.K > p.ProxDepth {
+			proxChecked++
+			np := p
+			np.Proximity = 0
+			plain := v.Search(q, np)
+			head := min(p.ProxDepth, len(plain))
+			in := map[uint64]bool{}
+			for _, h := range plain[:head] {
+				in[h.ID] = true
+			}
+			for _, h := range g[:head] {
+				if !in[h.ID] {
+					t.Fatalf("query %d (%+v, k %d): note %x rescored by proximity is not among the best %d without it", qi, q.Groups, q.K, h.ID, head)
+				}
+			}
+			if !reflect.DeepEqual(g[head:], plain[head:]) {
+				t.Fatalf("query %d (%+v, k %d): the notes below the best %d differ with proximity\n%+v\nwithout\n%+v", qi, q.Groups, q.K, head, g[head:], plain[head:])
+			}
 		}
 		if len(w) == 0 && q.Resolve == nil && len(q.Groups) > 1 {
 			t.Fatalf("query %d found nothing: the corpus does not exercise the search", qi)
@@ -112,6 +139,18 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 120 queries bit for bit the same", exact)
+	if proxChecked < 5 {
+		t.Fatalf("proximity's depth checked on %d queries: the corpus does not exercise it", proxChecked)
+	}
+}
+
+func quotes(q Query) bool {
+	for _, g := range q.Groups {
+		if g.Phrase > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // nearHits reports whether two searches found the same notes, passages

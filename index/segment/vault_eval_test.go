@@ -136,6 +136,12 @@ func parseParams(t *testing.T, spec string) segment.Params {
 		"AnchorContext": &p.AnchorContext, "NoteBM25": &p.NoteBM25, "Proximity": &p.Proximity}
 	for _, kv := range strings.Split(spec, ",") {
 		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		if k == "ProxDepth" {
+			if _, err := fmt.Sscan(v, &p.ProxDepth); err != nil {
+				t.Fatalf("parameter %s: %v", k, err)
+			}
+			continue
+		}
 		f := fields[k]
 		if f == nil {
 			t.Fatalf("unknown parameter %q", k)

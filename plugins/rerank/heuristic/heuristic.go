@@ -112,8 +112,13 @@ func (r *Reranker) Rerank(_ context.Context, query string, cands []plugins.Candi
 	for i, cand := range cands {
 		s := fused[i] - c.DiversityPenalty*float64(repeats[i]) + c.RecencyWeight*recency[i]
 		if len(terms) > 0 {
-			s += c.HeadingWeight * r.coverage(terms, &leads, cand.Heading)
-			s += c.TitleWeight * r.coverage(terms, &leads, title(cand))
+			h := r.coverage(terms, &leads, cand.Heading)
+			t := h // a note's first section is often headed by its title
+			if tt := title(cand); tt != cand.Heading {
+				t = r.coverage(terms, &leads, tt)
+			}
+			s += c.HeadingWeight * h
+			s += c.TitleWeight * t
 		}
 		scores[i] = s
 	}
