@@ -15,30 +15,37 @@ import (
 // zero Ref and must be skipped by the caller.
 func (s *Store) Chunks(refs []ChunkRef) ([]Chunk, error) {
 	out := make([]Chunk, len(refs))
-	err := s.db.View(func(txn *badger.Txn) error {
-		for i, r := range refs {
-			it, err := txn.Get(chunkKey(nsChunk, r.Doc, r.Ord))
-			if errors.Is(err, badger.ErrKeyNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if err := it.Value(func(v []byte) error { return decodeChunk(v, &out[i]) }); err != nil {
-				return fmt.Errorf("index: chunk %s: %w", r, err)
-			}
-			out[i].Ref = r
-		}
-		return nil
-	})
+	err := s.db.View(func(txn *badger.Txn) error { return getChunks(txn, refs, out) })
 	return out, err
+}
+
+// getChunks decodes the chunks refs into out (a zero Ref for one that no
+// longer exists).
+func getChunks(txn *badger.Txn, refs []ChunkRef, out []Chunk) error {
+	for i, r := range refs {
+		it, err := txn.Get(chunkKey(nsChunk, r.Doc, r.Ord))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := it.Value(func(v []byte) error { return decodeChunk(v, &out[i]) }); err != nil {
+			return fmt.Errorf("index: chunk %s: %w", r, err)
+		}
+		out[i].Ref = r
+	}
+	return nil
 }
 
 // FileRef names a file of a vault by its vault-relative path.
 type FileRef struct{ Vault, Path string }
 
-// Cited is what a page of results cites besides its text, read by Cite.
+// Cited is what a page of results cites, read by Cite.
 type Cited struct {
+	// Chunks are the chunks asked for, in order, as Chunks returns them
+	// (a zero Ref for one that no longer exists).
+	Chunks []Chunk
 	// Parents are the parent sections asked for, in order; ParentOK[i] is
 	// false when there is none (the document changed since ranking).
 	Parents  []Parent
@@ -50,14 +57,18 @@ type Cited struct {
 	StatOK []bool
 }
 
-// Cite reads the parent sections parents (ChunkRef{Doc, parent ordinal})
-// and the stored stats of files in one view of the store: one read
-// transaction for a page of results rather than one per record (each
-// transaction also costs two messages to Badger's watermark goroutine).
-func (s *Store) Cite(parents []ChunkRef, files []FileRef) (Cited, error) {
-	c := Cited{Parents: make([]Parent, len(parents)), ParentOK: make([]bool, len(parents)),
+// Cite reads the chunks, the parent sections parents (ChunkRef{Doc,
+// parent ordinal}) and the stored stats of files in one view of the store:
+// one read transaction for a page of results rather than one per record
+// (each transaction also costs two messages to Badger's watermark
+// goroutine, which wake it).
+func (s *Store) Cite(chunks, parents []ChunkRef, files []FileRef) (Cited, error) {
+	c := Cited{Chunks: make([]Chunk, len(chunks)), Parents: make([]Parent, len(parents)), ParentOK: make([]bool, len(parents)),
 		Stats: make([]StoredStat, len(files)), StatOK: make([]bool, len(files))}
 	err := s.db.View(func(txn *badger.Txn) error {
+		if err := getChunks(txn, chunks, c.Chunks); err != nil {
+			return err
+		}
 		for i, r := range parents {
 			ok, err := getParent(txn, r.Doc, r.Ord, &c.Parents[i])
 			if err != nil {

@@ -50,10 +50,17 @@ func TestSyncSearchAndCitations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.Cite([]index.ChunkRef{{Doc: h.Ref.Doc, Ord: h.Parent}, {Doc: h.Ref.Doc, Ord: 999}},
+	c, err := s.Cite([]index.ChunkRef{h.Ref, {Doc: h.Ref.Doc, Ord: 999}},
+		[]index.ChunkRef{{Doc: h.Ref.Doc, Ord: h.Parent}, {Doc: h.Ref.Doc, Ord: 999}},
 		[]index.FileRef{{Vault: "v", Path: "backup.md"}, {Vault: "v", Path: "missing.md"}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ch := c.Chunks[0]; ch.Ref != h.Ref || ch.Text != cs[0].Text {
+		t.Errorf("cited chunk = %+v, want %+v", ch, cs[0])
+	}
+	if ch := c.Chunks[1]; ch.Ref != (index.ChunkRef{}) {
+		t.Errorf("a chunk that does not exist was read: %+v", ch)
 	}
 	if p := c.Parents[0]; !c.ParentOK[0] || p.LineStart > h.LineStart || p.LineEnd < h.LineEnd || strings.Join(p.Heading, " > ") != "Backups > Retention" {
 		t.Errorf("parent = %+v (ok %v), want the section holding lines %d-%d", p, c.ParentOK[0], h.LineStart, h.LineEnd)

@@ -206,8 +206,12 @@ func (f *fakeIndex) Chunks(refs []index.ChunkRef) ([]index.Chunk, error) {
 	return out, nil
 }
 
-func (f *fakeIndex) Cite(parents []index.ChunkRef, files []index.FileRef) (index.Cited, error) {
-	c := index.Cited{Parents: make([]index.Parent, len(parents)), ParentOK: make([]bool, len(parents)),
+func (f *fakeIndex) Cite(chunks, parents []index.ChunkRef, files []index.FileRef) (index.Cited, error) {
+	var cs []index.Chunk
+	if len(chunks) > 0 { // a read of text, counted as Chunks counts it
+		cs, _ = f.Chunks(chunks)
+	}
+	c := index.Cited{Chunks: cs, Parents: make([]index.Parent, len(parents)), ParentOK: make([]bool, len(parents)),
 		Stats: make([]index.StoredStat, len(files)), StatOK: make([]bool, len(files))}
 	for i, r := range parents {
 		c.Parents[i], c.ParentOK[i] = f.parents[[2]uint64{uint64(r.Doc), uint64(r.Ord)}]

@@ -30,7 +30,7 @@ func (e *Engine) results(cs []*cand, req Request, plan Plan) ([]Result, error) {
 		terms = snipTerms(e.ix.QueryWords(plan.Text, plan.Phrases...))
 	}
 	var out []Result
-	var cited []index.Hit
+	var cited []*item
 	notes, loaded := 0, 0
 	var last *cand
 	for i := range items {
@@ -57,26 +57,33 @@ func (e *Engine) results(cs []*cand, req Request, plan Plan) ([]Result, error) {
 		r.Text, r.Page = it.text, it.page
 		e.snip(&r, terms, req.SnippetWidth)
 		out = append(out, r)
-		cited = append(cited, it.h)
+		cited = append(cited, it)
 	}
 	return out, e.cite(out, cited)
 }
 
 // item is one passage of a candidate that may become a result; note is
 // the candidate's position, text and page the passage's once read (ok).
+// Once read (cited), parent and stat are what it cites: its parent section
+// and the stat its file was indexed with (each with whether there is one).
 type item struct {
-	c    *cand
-	h    index.Hit
-	note int
-	text string
-	page int
-	ok   bool
+	c        *cand
+	h        index.Hit
+	note     int
+	text     string
+	page     int
+	ok       bool
+	cited    bool
+	parent   index.Parent
+	parentOK bool
+	stat     index.StoredStat
+	statOK   bool
 }
 
-// loadItems gives items[from:] text, up to the first item of note
-// position upTo (at least one item), in one read; it returns the end of
-// what it read. The cited passage's text may have come with its
-// candidate, for a reranker that reads it.
+// loadItems gives items[from:] text and what they cite, up to the first
+// item of note position upTo (at least one item), in one read of the
+// store; it returns the end of what it read. The cited passage's text may
+// have come with its candidate, for a reranker that reads it.
 func (e *Engine) loadItems(items []item, from, upTo int) (int, error) {
 	to := from + 1
 	for to < len(items) && items[to].note < upTo {
@@ -91,10 +98,7 @@ func (e *Engine) loadItems(items []item, from, upTo int) (int, error) {
 		}
 		refs = append(refs, it.h.Ref)
 	}
-	if len(refs) == 0 {
-		return to, nil
-	}
-	chunks, err := e.ix.Chunks(refs)
+	c, err := e.citeItems(items[from:to], refs)
 	if err != nil {
 		return 0, err
 	}
@@ -104,60 +108,93 @@ func (e *Engine) loadItems(items []item, from, upTo int) (int, error) {
 		if it.ok {
 			continue
 		}
-		if c := chunks[k]; c.Ref == refs[k] {
-			it.text, it.page, it.ok = c.Text, c.Page, true
+		if ch := c.Chunks[k]; ch.Ref == refs[k] {
+			it.text, it.page, it.ok = ch.Text, ch.Page, true
 		}
 		k++
 	}
 	return to, nil
 }
 
-// cite gives the results their parent sections and, when the engine knows
-// the vaults' roots, their absolute paths and stale flags; the records are
-// read from the store in one go (index.Store.Cite).
-func (e *Engine) cite(out []Result, hits []index.Hit) error {
-	if len(out) == 0 {
-		return nil
-	}
-	parents := make([]index.ChunkRef, len(hits))
-	for i, h := range hits {
+// citeItems reads the chunks refs and what items cite (their parent
+// sections and, when the engine knows the vaults' roots, their files'
+// stats) in one read of the store (index.Store.Cite), and marks the items
+// cited.
+func (e *Engine) citeItems(items []item, refs []index.ChunkRef) (index.Cited, error) {
+	parents := make([]index.ChunkRef, len(items))
+	for i := range items {
+		h := &items[i].h
 		parents[i] = index.ChunkRef{Doc: h.Ref.Doc, Ord: h.Parent}
 	}
 	var files []index.FileRef
-	fileOf := make([]int, len(out))
+	fileOf := make([]int, len(items))
 	if e.roots != nil {
-		for i, r := range out {
+		for i := range items {
+			h := &items[i].h
 			fileOf[i] = len(files)
-			if i > 0 && r.Vault == out[i-1].Vault && r.Path == out[i-1].Path {
+			if i > 0 && h.Vault == items[i-1].h.Vault && h.Path == items[i-1].h.Path {
 				fileOf[i] = fileOf[i-1] // a note's passages follow each other
 				continue
 			}
-			files = append(files, index.FileRef{Vault: r.Vault, Path: r.Path})
+			files = append(files, index.FileRef{Vault: h.Vault, Path: h.Path})
 		}
 	}
-	c, err := e.ix.Cite(parents, files)
+	c, err := e.ix.Cite(refs, parents, files)
 	if err != nil {
-		return fmt.Errorf("read what the results cite: %w", err)
+		return c, fmt.Errorf("read what the results cite: %w", err)
 	}
-	stale := make([]int8, len(files)) // 0 unknown, 1 fresh, 2 stale
+	for i := range items {
+		it := &items[i]
+		it.cited = true
+		it.parent, it.parentOK = c.Parents[i], c.ParentOK[i]
+		if e.roots != nil {
+			it.stat, it.statOK = c.Stats[fileOf[i]], c.StatOK[fileOf[i]]
+		}
+	}
+	return c, nil
+}
+
+// cite gives the results their parent sections and, when the engine knows
+// the vaults' roots, their absolute paths and stale flags, from what their
+// items cite; items read without text (NoText) are read here, in one go.
+func (e *Engine) cite(out []Result, items []*item) error {
+	if len(out) == 0 {
+		return nil
+	}
+	var unread []item
+	for _, it := range items {
+		if !it.cited {
+			unread = append(unread, *it)
+		}
+	}
+	if len(unread) > 0 {
+		if _, err := e.citeItems(unread, nil); err != nil {
+			return err
+		}
+		k := 0
+		for _, it := range items {
+			if !it.cited {
+				*it = unread[k]
+				k++
+			}
+		}
+	}
+	stale := false
 	for i := range out {
-		r := &out[i]
-		if c.ParentOK[i] {
-			p := c.Parents[i]
+		r, it := &out[i], items[i]
+		if it.parentOK {
+			p := it.parent
 			r.Parent = &ipc.Parent{LineStart: p.LineStart, LineEnd: p.LineEnd, Heading: strings.Join(p.Heading, " > ")}
 		}
 		if e.roots == nil {
 			continue
 		}
 		r.AbsPath = e.absPath(r.Vault, r.Path)
-		f := fileOf[i]
-		if stale[f] == 0 {
-			stale[f] = 1
-			if e.isStale(r.Vault, r.Path, r.AbsPath, c.Stats[f], c.StatOK[f]) {
-				stale[f] = 2
-			}
+		if i == 0 || r.Vault != out[i-1].Vault || r.Path != out[i-1].Path {
+			// A note's passages follow each other: its file is looked at once.
+			stale = e.isStale(r.Vault, r.Path, r.AbsPath, it.stat, it.statOK)
 		}
-		r.Stale = stale[f] == 2
+		r.Stale = stale
 	}
 	return nil
 }

@@ -46,10 +46,10 @@ type Index interface {
 	Embedded(inScope index.Filter) map[[2]string]bool
 	MetaFilter(tags []string, after, before time.Time) index.Filter
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
-	// Cite reads the parent sections (ChunkRef{Doc, parent ordinal}) and
-	// the stats the files were indexed with, for a page of results, in
-	// one read of the store.
-	Cite(parents []index.ChunkRef, files []index.FileRef) (index.Cited, error)
+	// Cite reads chunks, the parent sections (ChunkRef{Doc, parent
+	// ordinal}) and the stats the files were indexed with, for a page of
+	// results, in one read of the store.
+	Cite(chunks, parents []index.ChunkRef, files []index.FileRef) (index.Cited, error)
 	// Document is the stored record of a file, nil when it is not indexed.
 	Document(vault, path string) (*index.Document, error)
 }
