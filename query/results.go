@@ -90,15 +90,17 @@ func (e *Engine) loadItems(items []item, from, upTo int) (int, error) {
 		to++
 	}
 	var refs []index.ChunkRef
+	its := make([]*item, 0, to-from)
 	for i := from; i < to; i++ {
 		it := &items[i]
+		its = append(its, it)
 		if it.c.textOK && it.h.Ref == it.c.hit.Ref {
 			it.text, it.page, it.ok = it.c.text, it.c.page, true
 			continue
 		}
 		refs = append(refs, it.h.Ref)
 	}
-	c, err := e.citeItems(items[from:to], refs)
+	c, err := e.citeItems(its, refs)
 	if err != nil {
 		return 0, err
 	}
@@ -120,17 +122,16 @@ func (e *Engine) loadItems(items []item, from, upTo int) (int, error) {
 // sections and, when the engine knows the vaults' roots, their files'
 // stats) in one read of the store (index.Store.Cite), and marks the items
 // cited.
-func (e *Engine) citeItems(items []item, refs []index.ChunkRef) (index.Cited, error) {
+func (e *Engine) citeItems(items []*item, refs []index.ChunkRef) (index.Cited, error) {
 	parents := make([]index.ChunkRef, len(items))
-	for i := range items {
-		h := &items[i].h
-		parents[i] = index.ChunkRef{Doc: h.Ref.Doc, Ord: h.Parent}
+	for i, it := range items {
+		parents[i] = index.ChunkRef{Doc: it.h.Ref.Doc, Ord: it.h.Parent}
 	}
 	var files []index.FileRef
 	fileOf := make([]int, len(items))
 	if e.roots != nil {
-		for i := range items {
-			h := &items[i].h
+		for i, it := range items {
+			h := &it.h
 			fileOf[i] = len(files)
 			if i > 0 && h.Vault == items[i-1].h.Vault && h.Path == items[i-1].h.Path {
 				fileOf[i] = fileOf[i-1] // a note's passages follow each other
@@ -143,8 +144,7 @@ func (e *Engine) citeItems(items []item, refs []index.ChunkRef) (index.Cited, er
 	if err != nil {
 		return c, fmt.Errorf("read what the results cite: %w", err)
 	}
-	for i := range items {
-		it := &items[i]
+	for i, it := range items {
 		it.cited = true
 		it.parent, it.parentOK = c.Parents[i], c.ParentOK[i]
 		if e.roots != nil {
@@ -161,22 +161,15 @@ func (e *Engine) cite(out []Result, items []*item) error {
 	if len(out) == 0 {
 		return nil
 	}
-	var unread []item
+	var unread []*item
 	for _, it := range items {
 		if !it.cited {
-			unread = append(unread, *it)
+			unread = append(unread, it)
 		}
 	}
 	if len(unread) > 0 {
 		if _, err := e.citeItems(unread, nil); err != nil {
 			return err
-		}
-		k := 0
-		for _, it := range items {
-			if !it.cited {
-				*it = unread[k]
-				k++
-			}
 		}
 	}
 	stale := false
