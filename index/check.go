@@ -46,7 +46,7 @@ func (s *Store) Check() error {
 		}); err != nil {
 			return err
 		}
-		counts := map[byte]map[DocID]int{nsChunk: {}, nsParent: {}, nsGraph: {}, nsNames: {}, nsFailed: {}}
+		counts := map[byte]map[DocID]int{nsChunk: {}, nsGraph: {}, nsNames: {}, nsFailed: {}}
 		for ns, m := range counts {
 			if err := iterate(txn, nsPrefix(ns), false, func(k, _ []byte) error {
 				m[idFromKey(k)]++
@@ -54,6 +54,27 @@ func (s *Store) Check() error {
 			}); err != nil {
 				return err
 			}
+		}
+		// The chunks records' own counts, each record read in full.
+		chunks, parents := map[DocID]int{}, map[DocID]int{}
+		if err := iterate(txn, nsPrefix(nsChunk), true, func(k, v []byte) error {
+			id := idFromKey(k)
+			cr, err := parseChunks(v)
+			for ord := 0; err == nil && ord < cr.chunks; ord++ {
+				var c Chunk
+				_, err = cr.chunk(uint32(ord), &c)
+			}
+			for ord := 0; err == nil && ord < cr.parents; ord++ {
+				var p Parent
+				_, err = cr.parent(uint32(ord), &p)
+			}
+			if err != nil {
+				return fmt.Errorf("chunks record of %s: %w", id, err)
+			}
+			chunks[id], parents[id] = cr.chunks, cr.parents
+			return nil
+		}); err != nil {
+			return err
 		}
 		fwds := make(map[DocID]*segment.Note)
 		if err := iterate(txn, nsPrefix(nsForward), true, func(k, v []byte) error {
@@ -79,13 +100,14 @@ func (s *Store) Check() error {
 				if counts[nsGraph][id] != 1 || counts[nsNames][id] != 1 || counts[nsFailed][id] != 0 {
 					return fmt.Errorf("%s/%s: no graph or names record, or listed as failed", d.Vault, d.Path)
 				}
-				if len(f.Chunks) != d.Chunks || counts[nsChunk][id] != d.Chunks || counts[nsParent][id] != d.Parents {
-					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d note chunks, %d chunk and %d parent records",
-						d.Vault, d.Path, d.Chunks, d.Parents, len(f.Chunks), counts[nsChunk][id], counts[nsParent][id])
+				if len(f.Chunks) != d.Chunks || chunks[id] != d.Chunks || parents[id] != d.Parents ||
+					counts[nsChunk][id] != min(1, d.Chunks+d.Parents) {
+					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d note chunks, %d chunk and %d parent records (%d chunks records)",
+						d.Vault, d.Path, d.Chunks, d.Parents, len(f.Chunks), chunks[id], parents[id], counts[nsChunk][id])
 				}
 				sum.add(Stats{Docs: 1, Chunks: int64(d.Chunks), Langs: 1 << f.Lang}, 1)
 			default:
-				if f != nil || counts[nsChunk][id] > 0 || counts[nsParent][id] > 0 || counts[nsGraph][id] > 0 || counts[nsNames][id] > 0 {
+				if f != nil || counts[nsChunk][id] > 0 || counts[nsGraph][id] > 0 || counts[nsNames][id] > 0 {
 					return fmt.Errorf("%s/%s: failed document still has chunks or postings", d.Vault, d.Path)
 				}
 				if counts[nsFailed][id] != 1 {
@@ -254,19 +276,21 @@ func (s *Store) Dump(w io.Writer) error {
 				return err
 			}
 			id := idFromKey(k)
-			for ord := 0; ord < d.Doc.Chunks; ord++ {
-				var c Chunk
-				if err := getRecord(txn, chunkKey(nsChunk, id, uint32(ord)), func(v []byte) error { return decodeChunk(v, &c) }); err != nil {
-					return err
+			if err := docChunks(txn, id, func(cr chunkRecords) error {
+				d.Chunks, d.Parents = make([]Chunk, cr.chunks), make([]Parent, cr.parents)
+				for ord := range d.Chunks {
+					if _, err := cr.chunk(uint32(ord), &d.Chunks[ord]); err != nil {
+						return err
+					}
 				}
-				d.Chunks = append(d.Chunks, c)
-			}
-			for ord := 0; ord < d.Doc.Parents; ord++ {
-				var p Parent
-				if err := getRecord(txn, chunkKey(nsParent, id, uint32(ord)), func(v []byte) error { return decodeParent(v, &p) }); err != nil {
-					return err
+				for ord := range d.Parents {
+					if _, err := cr.parent(uint32(ord), &d.Parents[ord]); err != nil {
+						return err
+					}
 				}
-				d.Parents = append(d.Parents, p)
+				return nil
+			}); err != nil {
+				return fmt.Errorf("chunks record of %s: %w", id, err)
 			}
 			if it, err := txn.Get(forwardKey(id)); err == nil {
 				if err := it.Value(func(v []byte) error {

@@ -45,6 +45,26 @@ func TestRecordCodecsRoundTrip(t *testing.T) {
 			t.Errorf("parent %+v\ndecoded %+v, %v", p, got, err)
 		}
 	}
+	parents := []Parent{{Heading: []string{"A", ""}, Start: 5, End: 900, LineStart: 2, LineEnd: 40}, {}}
+	for _, tc := range []struct {
+		cs []Chunk
+		ps []Parent
+	}{{chunks, parents}, {chunks, nil}, {nil, parents}, {chunks[:1], parents[:1]}} {
+		cs, ps, err := decodeAllChunks(encodeChunks(tc.cs, tc.ps))
+		if err != nil || len(cs) != len(tc.cs) || len(ps) != len(tc.ps) ||
+			len(cs) > 0 && !reflect.DeepEqual(cs, tc.cs) || len(ps) > 0 && !reflect.DeepEqual(ps, tc.ps) {
+			t.Errorf("chunks record of %d chunks and %d parents: decoded %d and %d, %v", len(tc.cs), len(tc.ps), len(cs), len(ps), err)
+		}
+		cr, _ := parseChunks(encodeChunks(tc.cs, tc.ps))
+		var c Chunk
+		var p Parent
+		if ok, err := cr.chunk(uint32(len(tc.cs)), &c); ok || err != nil {
+			t.Errorf("chunk %d of %d: %v %v", len(tc.cs), len(tc.cs), ok, err)
+		}
+		if ok, err := cr.parent(uint32(len(tc.ps)), &p); ok || err != nil {
+			t.Errorf("parent %d of %d: %v %v", len(tc.ps), len(tc.ps), ok, err)
+		}
+	}
 	for _, g := range []graph.Record{sampleGraph(), {}} {
 		var got graph.Record
 		if err := decodeGraph(encodeGraph(&g), &got); err != nil || !reflect.DeepEqual(got, g) {
@@ -65,6 +85,8 @@ func TestRecordDecodersRejectCorruptValues(t *testing.T) {
 		"chunk":  {encodeChunk(&c), func(v []byte) error { var c Chunk; return decodeChunk(v, &c) }, true},
 		"parent": {encodeParent(&Parent{Heading: []string{"x"}, End: 3}), func(v []byte) error { var p Parent; return decodeParent(v, &p) }, false},
 		"graph":  {encodeGraph(&g), func(v []byte) error { var g graph.Record; return decodeGraph(v, &g) }, false},
+		"chunks": {encodeChunks([]Chunk{c, {Text: "two"}}, []Parent{{Heading: []string{"x"}, End: 3}}),
+			func(v []byte) error { _, _, err := decodeAllChunks(v); return err }, false},
 	}
 	for name, d := range decoders {
 		for n := 0; n < len(d.enc); n++ {
@@ -88,6 +110,7 @@ func FuzzDecodeRecords(f *testing.F) {
 	c, g := sampleChunk(), sampleGraph()
 	f.Add(encodeChunk(&c))
 	f.Add(encodeGraph(&g))
+	f.Add(encodeChunks([]Chunk{c}, []Parent{{Heading: []string{"x"}, End: 3}}))
 	f.Fuzz(func(t *testing.T, v []byte) {
 		var c Chunk
 		var p Parent
@@ -95,5 +118,26 @@ func FuzzDecodeRecords(f *testing.F) {
 		decodeChunk(v, &c)
 		decodeParent(v, &p)
 		decodeGraph(v, &g)
+		decodeAllChunks(v)
 	})
+}
+
+// decodeAllChunks decodes every record of a chunks record.
+func decodeAllChunks(v []byte) ([]Chunk, []Parent, error) {
+	cr, err := parseChunks(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, ps := make([]Chunk, cr.chunks), make([]Parent, cr.parents)
+	for i := range cs {
+		if _, err := cr.chunk(uint32(i), &cs[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i := range ps {
+		if _, err := cr.parent(uint32(i), &ps[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return cs, ps, nil
 }

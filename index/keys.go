@@ -14,8 +14,9 @@ import (
 //	p/<vault>\x00<path>          → DocID (8 bytes) and the stat the file was read
 //	                               with (stored.go): path index
 //	d/<doc:8>                    → Document (JSON)
-//	c/<doc:8><ord:4>             → Chunk (binary, codec_chunk.go), child chunks
-//	a/<doc:8><ord:4>             → Parent (binary, codec_chunk.go), parent sections
+//	c/<doc:8>                    → the doc's chunks and parent sections, one
+//	                               record (binary, codec_chunk.go); none for a
+//	                               doc without either
 //	g/<doc:8>                    → the doc's graph record (binary, codec_graph.go):
 //	                               the names it answers to and its relations (index/graph)
 //	n/<doc:8>                    → the names of the doc's graph record (binary
@@ -41,7 +42,6 @@ const (
 	nsPath    = 'p'
 	nsDoc     = 'd'
 	nsChunk   = 'c'
-	nsParent  = 'a'
 	nsForward = 'f'
 	nsGraph   = 'g'
 	nsFailed  = 'e'
@@ -91,14 +91,6 @@ func failedKey(id DocID) []byte {
 func docChildPrefix(ns byte, id DocID) []byte {
 	k := docKey(id)
 	k[0] = ns
-	return k
-}
-
-func chunkKey(ns byte, id DocID, ord uint32) []byte {
-	k := make([]byte, 14)
-	k[0], k[1] = ns, '/'
-	binary.BigEndian.PutUint64(k[2:], uint64(id))
-	binary.BigEndian.PutUint32(k[10:], ord)
 	return k
 }
 

@@ -31,11 +31,10 @@ type Prepared struct {
 // contains the document id, so the workers encode them before the writer
 // assigns ids.
 type encoded struct {
-	doc     []byte
-	chunks  [][]byte
-	parents [][]byte
-	fwd     []byte
-	graph   []byte
+	doc    []byte
+	chunks []byte // the chunks record: chunks and parents (codec_chunk.go)
+	fwd    []byte
+	graph  []byte
 }
 
 // encode fills p.enc unless it is already filled.
@@ -51,13 +50,8 @@ func (p *Prepared) encode() error {
 	if e.doc, err = json.Marshal(&p.Doc); err != nil {
 		return err
 	}
-	e.chunks = make([][]byte, len(p.Chunks))
-	for i := range p.Chunks {
-		e.chunks[i] = encodeChunk(&p.Chunks[i])
-	}
-	e.parents = make([][]byte, len(p.Parents))
-	for i := range p.Parents {
-		e.parents[i] = encodeParent(&p.Parents[i])
+	if len(p.Chunks)+len(p.Parents) > 0 {
+		e.chunks = encodeChunks(p.Chunks, p.Parents)
 	}
 	if p.Doc.Status == StatusOK {
 		e.fwd = p.rec

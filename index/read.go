@@ -23,19 +23,39 @@ func (s *Store) Chunks(refs []ChunkRef) ([]Chunk, error) {
 // longer exists).
 func getChunks(txn *badger.Txn, refs []ChunkRef, out []Chunk) error {
 	for i, r := range refs {
-		it, err := txn.Get(chunkKey(nsChunk, r.Doc, r.Ord))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			continue
+		var ok bool
+		err := docChunks(txn, r.Doc, func(cr chunkRecords) (err error) {
+			ok, err = cr.chunk(r.Ord, &out[i])
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("index: chunk %s: %w", r, err)
 		}
+		if ok {
+			out[i].Ref = r
+		}
+	}
+	return nil
+}
+
+// docChunks calls fn with the chunks record of doc, unless doc has none
+// (not indexed, failed, or with neither chunks nor parents). The record is
+// valid only during fn.
+func docChunks(txn *badger.Txn, doc DocID, fn func(chunkRecords) error) error {
+	it, err := txn.Get(docChildPrefix(nsChunk, doc))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return it.Value(func(v []byte) error {
+		cr, err := parseChunks(v)
 		if err != nil {
 			return err
 		}
-		if err := it.Value(func(v []byte) error { return decodeChunk(v, &out[i]) }); err != nil {
-			return fmt.Errorf("index: chunk %s: %w", r, err)
-		}
-		out[i].Ref = r
-	}
-	return nil
+		return fn(cr)
+	})
 }
 
 // FileRef names a file of a vault by its vault-relative path.
@@ -89,15 +109,15 @@ func (s *Store) Cite(chunks, parents []ChunkRef, files []FileRef) (Cited, error)
 
 // getParent decodes the parent section ord of doc into p; false when
 // there is none.
-func getParent(txn *badger.Txn, doc DocID, ord uint32, p *Parent) (bool, error) {
-	it, err := txn.Get(chunkKey(nsParent, doc, ord))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return false, nil
-	}
+func getParent(txn *badger.Txn, doc DocID, ord uint32, p *Parent) (ok bool, err error) {
+	err = docChunks(txn, doc, func(cr chunkRecords) error {
+		ok, err = cr.parent(ord, p)
+		return err
+	})
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("index: parent %s: %w", ChunkRef{Doc: doc, Ord: ord}, err)
 	}
-	return true, it.Value(func(v []byte) error { return decodeParent(v, p) })
+	return ok, nil
 }
 
 // fileStat returns the stat kept in the path key of vault/path.

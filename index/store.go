@@ -26,8 +26,9 @@ import (
 // binary chunk, parent and graph records and a denser postings block
 // (codec.go, codec_chunk.go, codec_graph.go); 7: postings in segment files
 // (index/segment), f/ holds each note's segment record, the failed-document
-// list (e/) and the journal (j/, m/seq).
-const schemaVersion = 7
+// list (e/) and the journal (j/, m/seq); 8: a document's chunks and parents
+// in one record (c/<doc>) instead of a key each (c/ and a/).
+const schemaVersion = 8
 
 // valueThreshold sends every value of at least this many bytes — chunk
 // records, postings blocks, graph and document records, vectors — to

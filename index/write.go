@@ -212,11 +212,8 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 			return nil, ch, err
 		}
 		if old != nil {
-			for ord := 0; ord < old.Chunks; ord++ {
-				ents = append(ents, entry{key: chunkKey(nsChunk, id, uint32(ord)), del: true})
-			}
-			for ord := 0; ord < old.Parents; ord++ {
-				ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(ord)), del: true})
+			if old.Chunks+old.Parents > 0 {
+				ents = append(ents, entry{key: docChildPrefix(nsChunk, id), del: true})
 			}
 			switch old.Status {
 			case StatusOK:
@@ -248,10 +245,9 @@ func (s *Store) stage(txn *badger.Txn, op Op) ([]entry, change, error) {
 	}
 	for i := range p.Chunks {
 		p.Chunks[i].Ref = ChunkRef{Doc: id, Ord: uint32(i)}
-		ents = append(ents, entry{key: chunkKey(nsChunk, id, uint32(i)), val: p.enc.chunks[i]})
 	}
-	for i := range p.Parents {
-		ents = append(ents, entry{key: chunkKey(nsParent, id, uint32(i)), val: p.enc.parents[i]})
+	if p.enc.chunks != nil {
+		ents = append(ents, entry{key: docChildPrefix(nsChunk, id), val: p.enc.chunks})
 	}
 	p.note.ID = uint64(id)
 	segment.SetNoteID(p.enc.fwd, uint64(id)) // in place: a re-stage sets the same id
