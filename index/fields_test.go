@@ -45,6 +45,40 @@ func TestPropertiesAreSearchable(t *testing.T) {
 	}
 }
 
+// A note's folder is a property (FolderProperty): its words find the note,
+// unless the configured properties leave the key out.
+func TestFolderIsAProperty(t *testing.T) {
+	vault := map[string]string{
+		"Recipes/Japanese/ramen.md": "# Ramen\n\nSimmer the broth for twelve hours.\n",
+		"stock.md":                  "# Stock\n\nSimmer the bones.\n",
+	}
+	for _, tc := range []struct {
+		fields index.Fields
+		want   []string
+	}{
+		{index.Fields{}, []string{"Recipes/Japanese/ramen.md"}},
+		{index.Fields{IgnoreProperties: []string{"created"}}, []string{"Recipes/Japanese/ramen.md"}},
+		{index.Fields{Properties: []string{"status", "Folder"}}, []string{"Recipes/Japanese/ramen.md"}},
+		{index.Fields{Properties: []string{"status"}}, nil},
+		{index.Fields{IgnoreProperties: []string{index.FolderProperty}}, nil},
+	} {
+		s, err := index.Open(index.Options{Dir: t.TempDir(), Fields: tc.fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		indextest.SyncMap(t, s, t.TempDir(), vault)
+		for _, q := range []string{"japanese", "recipes"} {
+			if got := notes(t, s, q); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("fields %+v: %q found %v, want %v", tc.fields, q, got, tc.want)
+			}
+		}
+		if got := notes(t, s, "simmer"); len(got) != 2 {
+			t.Errorf("fields %+v: the body is not searchable: %v", tc.fields, got)
+		}
+		s.Close()
+	}
+}
+
 // Accents fold: either spelling finds the other.
 func TestAccentFoldingFindsBothSpellings(t *testing.T) {
 	s := indextest.Open(t, t.TempDir())
