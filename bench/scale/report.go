@@ -50,7 +50,7 @@ func printScale(w io.Writer, r *scaleResult) {
 			fmt.Fprintf(w, "   %s holds %s chunks\n", e.Engine, formatCount(e.Median.Chunks))
 		}
 	}
-	fmt.Fprintf(w, "   medians of %d runs per engine, run alternately; %d queries (k = 10, with text: ragd through its socket, peers through a pipe)\n", runs, r.Queries)
+	fmt.Fprintf(w, "   medians of %d runs per engine, run alternately, the vault read once before each; %d queries (k = 10, with text: ragd through its socket, peers through a pipe)\n", runs, r.Queries)
 	if len(r.Load) > 0 {
 		fmt.Fprintf(w, "   load average (1 min) before the runs: %.1f–%.1f on %d CPUs\n", slices.Min(r.Load), slices.Max(r.Load), runtime.NumCPU())
 	}
