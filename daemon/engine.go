@@ -137,7 +137,7 @@ func (a *rerankAdapter) Rerank(ctx context.Context, q string, cs []query.Candida
 	in := make([]plugins.Candidate, len(cs))
 	for i, c := range cs {
 		in[i] = plugins.Candidate{ID: c.ID, Text: c.Text, Path: c.Path, Vault: c.Vault, Title: c.Title,
-			Heading: c.Heading, Score: c.Score, Modified: c.Modified}
+			Heading: c.Heading, Aliases: c.Aliases, Score: c.Score, Modified: c.Modified}
 	}
 	return a.r.Rerank(ctx, q, in)
 }

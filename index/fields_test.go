@@ -81,6 +81,32 @@ func TestFolderIsAProperty(t *testing.T) {
 	}
 }
 
+// A note's aliases are read back from the lexical index by id (for the
+// reranker); an unknown id has none.
+func TestAliasesByDocument(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	indextest.SyncMap(t, s, t.TempDir(), map[string]string{
+		"Bookmarks.md": "---\naliases: [Plugins/Starred, Favourites]\n---\n# Bookmarks\n\nKeep the pages you open often.\n",
+		"Other.md":     "# Other\n\nPages of another kind.\n",
+	})
+	hits, err := s.SearchNotes(index.LexicalQuery{Text: "pages", K: 10})
+	if err != nil || len(hits) != 2 {
+		t.Fatalf("search: %v, %d hits", err, len(hits))
+	}
+	docs := []index.DocID{hits[0].Doc, hits[1].Doc, 12345}
+	want := map[string][]string{"Bookmarks.md": {"Plugins/Starred", "Favourites"}, "Other.md": nil}
+	got := s.Aliases(docs)
+	for i, h := range hits {
+		if !reflect.DeepEqual(got[i], want[h.Path]) {
+			t.Errorf("%s: aliases %q, want %q", h.Path, got[i], want[h.Path])
+		}
+	}
+	if got[2] != nil {
+		t.Errorf("an unknown document has aliases %q", got[2])
+	}
+}
+
 // Accents fold: either spelling finds the other.
 func TestAccentFoldingFindsBothSpellings(t *testing.T) {
 	s := indextest.Open(t, t.TempDir())

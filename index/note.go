@@ -197,7 +197,7 @@ func (b *noteBuilder) field(f int, text string) uint32 {
 // buildNote makes the segment record of a prepared document: the note
 // (its terms in TermRecord) and its encoding (segment.EncodeNote's bytes).
 func buildNote(an *analyze.Analyzer, f Fields, doc *Document, cd *chunk.Document, chunks []Chunk, rels []graph.Relation) (*segment.Note, []byte) {
-	n := &segment.Note{Vault: doc.Vault, Path: doc.Path, Title: doc.Title, Tags: doc.Tags, MTime: doc.ModTime.Unix()}
+	n := &segment.Note{Vault: doc.Vault, Path: doc.Path, Title: doc.Title, Tags: doc.Tags, Aliases: doc.Aliases, MTime: doc.ModTime.Unix()}
 	lang := f.langOf(cd.Meta, func() string {
 		var sb strings.Builder
 		for i := 0; i < len(chunks) && sb.Len() < 4096; i++ {

@@ -187,7 +187,7 @@ func TestOldFormatSegmentsAreRebuilt(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if version(2, false) == 0 {
+	if version(3, false) == 0 {
 		t.Fatal("no segment file after the rebuild")
 	}
 }

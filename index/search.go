@@ -119,6 +119,24 @@ func quoted(text string) [][2]int {
 	return out
 }
 
+// Aliases returns the aliases of each of docs (nil for a note with none
+// or no longer searchable), read from the lexical index: for the
+// reranker's candidates, without reading Badger.
+func (s *Store) Aliases(docs []DocID) [][]string {
+	out := make([][]string, len(docs))
+	if s.closed.Load() {
+		return out
+	}
+	v := s.view()
+	defer v.Release()
+	for i, d := range docs {
+		if r, ok := v.Find(uint64(d)); ok {
+			out[i] = v.Aliases(r)
+		}
+	}
+	return out
+}
+
 // SearchNotes ranks the notes for q (segment.View.Search) and describes
 // the best q.K with their passages. It fails only on a closed store.
 func (s *Store) SearchNotes(q LexicalQuery) ([]NoteHit, error) {

@@ -152,7 +152,8 @@ type Candidate struct {
 	Path     string // vault-relative
 	Vault    string
 	Title    string
-	Heading  string // heading path joined with " > "
+	Heading  string   // heading path joined with " > "
+	Aliases  []string // the note's other names (frontmatter aliases)
 	Score    float64
 	Modified time.Time
 }

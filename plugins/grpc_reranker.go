@@ -72,6 +72,7 @@ func (c *RerankerClient) Rerank(ctx context.Context, query string, cands []Candi
 			Vault:        cd.Vault,
 			Title:        cd.Title,
 			Heading:      cd.Heading,
+			Aliases:      cd.Aliases,
 			Score:        cd.Score,
 			ModifiedUnix: mod,
 		}
@@ -117,6 +118,7 @@ func (s *rerankerServer) Rerank(ctx context.Context, req *pluginv1.RerankRequest
 			Vault:    c.GetVault(),
 			Title:    c.GetTitle(),
 			Heading:  c.GetHeading(),
+			Aliases:  c.GetAliases(),
 			Score:    c.GetScore(),
 			Modified: mod,
 		}

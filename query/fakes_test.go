@@ -32,6 +32,8 @@ type fakeIndex struct {
 	embedded map[[2]string]bool
 	// docs are the stored documents (Document).
 	docs map[[2]string]*index.Document
+	// aliases are the documents' aliases (Aliases), by id.
+	aliases map[index.DocID][]string
 	// stats are the vector statistics (VectorStats, for calibration).
 	stats index.VectorStats
 
@@ -204,6 +206,14 @@ func (f *fakeIndex) Chunks(refs []index.ChunkRef) ([]index.Chunk, error) {
 		out[i] = index.Chunk{Ref: r, Text: "text of " + r.String(), Page: f.pages[r]}
 	}
 	return out, nil
+}
+
+func (f *fakeIndex) Aliases(docs []index.DocID) [][]string {
+	out := make([][]string, len(docs))
+	for i, d := range docs {
+		out[i] = f.aliases[d]
+	}
+	return out
 }
 
 func (f *fakeIndex) Cite(chunks, parents []index.ChunkRef, files []index.FileRef) (index.Cited, error) {

@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"strings"
+
+	"github.com/ragd/ragd/index"
 )
 
 // rerank asks the reranker to score the candidates and orders them by its
@@ -13,9 +15,14 @@ func (e *Engine) rerank(ctx context.Context, plan Plan, cs []*cand, resp *Respon
 		return cs
 	}
 	in := make([]Candidate, len(cs))
+	docs := make([]index.DocID, len(cs))
+	for i, c := range cs {
+		docs[i] = c.hit.Ref.Doc
+	}
+	aliases := e.ix.Aliases(docs)
 	for i, c := range cs {
 		in[i] = Candidate{ID: c.hit.Ref.String(), Text: c.text, Path: c.hit.Path, Vault: c.hit.Vault,
-			Title: c.hit.Title, Heading: strings.Join(c.hit.Heading, " > "), Score: c.fused}
+			Title: c.hit.Title, Heading: strings.Join(c.hit.Heading, " > "), Aliases: aliases[i], Score: c.fused}
 	}
 	scores, err := e.reranker.Rerank(ctx, plan.Text, in)
 	if err == nil && len(scores) != len(cs) {

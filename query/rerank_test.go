@@ -2,8 +2,10 @@ package query
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/ragd/ragd/index"
 	"github.com/ragd/ragd/ipc"
 )
 
@@ -52,5 +54,36 @@ func TestRerankTextOnlyWhenNeeded(t *testing.T) {
 				t.Errorf("chunk text loaded %d times, want once", f.calls["chunks"])
 			}
 		})
+	}
+}
+
+// The reranker's candidates carry their notes' aliases.
+func TestRerankCandidatesCarryAliases(t *testing.T) {
+	f := threeChannels()
+	o := opts()
+	o.Weights[ipc.ChannelVector], o.Weights[ipc.ChannelGraph] = 0, 0
+	r := &fakeReranker{scores: map[string]float64{"b.md": 2, "a.md": 1}}
+	e := NewEngine(f).WithOptions(o).WithReranker(r)
+	f.aliases = map[index.DocID][]string{}
+	for _, h := range f.lex {
+		if h.Path == "b.md" {
+			f.aliases[h.Ref.Doc] = []string{"Plot", "Beds"}
+		}
+	}
+	if _, err := e.Search(context.Background(), Request{Text: "garden", K: 2}); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, c := range r.got {
+		want := []string(nil)
+		if c.Path == "b.md" {
+			want, seen = []string{"Plot", "Beds"}, seen+1
+		}
+		if !slices.Equal(c.Aliases, want) {
+			t.Errorf("candidate %s has aliases %q, want %q", c.Path, c.Aliases, want)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("b.md was not a candidate: %+v", r.got)
 	}
 }

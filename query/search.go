@@ -46,6 +46,9 @@ type Index interface {
 	Embedded(inScope index.Filter) map[[2]string]bool
 	MetaFilter(tags []string, after, before time.Time) index.Filter
 	Chunks(refs []index.ChunkRef) ([]index.Chunk, error)
+	// Aliases returns each document's aliases (the reranker's
+	// candidates').
+	Aliases(docs []index.DocID) [][]string
 	// Cite reads chunks, the parent sections (ChunkRef{Doc, parent
 	// ordinal}) and the stats the files were indexed with, for a page of
 	// results, in one read of the store.
@@ -64,6 +67,7 @@ type QueryEmbedder interface {
 // Candidate is a retrieved chunk offered to a Reranker.
 type Candidate struct {
 	ID, Text, Path, Vault, Title, Heading string
+	Aliases                               []string // the note's other names
 	Score                                 float64
 	Modified                              time.Time
 }

@@ -82,7 +82,7 @@ func (b *builder) term(t string) uint32 {
 func (b *builder) add(n *Note) {
 	w := b.w
 	first := w.chunks
-	ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags,
+	ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags, aliases: n.Aliases,
 		mtime: n.MTime, headings: n.Headings, fieldLen: n.FieldLen, nChunks: uint32(len(n.Chunks))})
 	b.noteIDs[n.ID] = ni
 	for ord := range n.Chunks {

@@ -49,7 +49,7 @@ func buildOracle(notes []*Note) []byte {
 	first := make([]uint32, len(notes))
 	for i, n := range notes {
 		first[i] = w.chunks
-		ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags,
+		ni := w.addNote(&noteMeta{id: n.ID, vault: n.Vault, path: n.Path, title: n.Title, tags: n.Tags, aliases: n.Aliases,
 			mtime: n.MTime, headings: n.Headings, fieldLen: n.FieldLen, nChunks: uint32(len(n.Chunks))})
 		for ord := range n.Chunks {
 			w.addChunk(ni, n.FieldLen[FieldTitle], &n.Chunks[ord])

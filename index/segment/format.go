@@ -14,7 +14,7 @@ import (
 //	            the section table and the CRC-32C of everything after it
 //	noteRows    per note, noteRowSize bytes: id, first chunk, chunk count,
 //	            offset of its data, mtime, note field lengths
-//	noteData    per note: vault, path, title, tags, heading paths
+//	noteData    per note: vault, path, title, tags, aliases, heading paths
 //	idIndex     per note, sorted by id: id, note number
 //	chunkRows   per chunk, chunkRowSize bytes: note, the note's title
 //	            length, parent, line range, body and heading lengths, text
@@ -40,7 +40,7 @@ import (
 // contiguous range and its chunk ordinals follow.
 const (
 	magic        = "RAGDSEG\x01"
-	version      = 2 // 2: block bounds; a version-1 segment fails Open and is rebuilt
+	version      = 3 // 2: block bounds; 3: aliases in the note data; an older segment fails Open and is rebuilt
 	headerSize   = 512
 	noteRowSize  = 48
 	idRowSize    = 12

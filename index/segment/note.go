@@ -44,8 +44,9 @@ type Note struct {
 	Path     string
 	Title    string
 	Tags     []string
-	MTime    int64 // modification time, Unix seconds
-	Lang     uint8 // the analysis language (analyze.Lang)
+	Aliases  []string // the note's aliases, for the reranker's title signal
+	MTime    int64    // modification time, Unix seconds
+	Lang     uint8    // the analysis language (analyze.Lang)
 	Headings [][]string
 	Chunks   []Chunk
 	// FieldLen are the analysed lengths of the note fields.

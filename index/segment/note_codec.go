@@ -6,7 +6,7 @@ import (
 )
 
 // noteFormat is the first byte of an encoded Note.
-const noteFormat = 1
+const noteFormat = 2 // 2: aliases after the tags
 
 // EncodeNote appends n's binary encoding to b: varints throughout, strings
 // as a length and bytes, terms prefix-compressed, positions delta-coded. A
@@ -52,6 +52,9 @@ func RecordSize(n *Note) int {
 	for _, t := range n.Tags {
 		size += len(t) + 2
 	}
+	for _, a := range n.Aliases {
+		size += len(a) + 2
+	}
 	for _, h := range n.Headings {
 		for _, s := range h {
 			size += len(s) + 2
@@ -93,6 +96,7 @@ func DecodeNote(b []byte) (*Note, error) {
 	d := decoder{b: b[9:]}
 	n.Vault, n.Path, n.Title = d.str(), d.str(), d.str()
 	n.Tags = d.strs()
+	n.Aliases = d.strs()
 	mt, k := binary.Varint(d.b)
 	if k <= 0 {
 		return nil, corrupt("note mtime")

@@ -31,6 +31,7 @@ func (e *NoteEncoder) head(b []byte, n *Note) []byte {
 	b = appendStr(b, n.Path)
 	b = appendStr(b, n.Title)
 	b = appendStrs(b, n.Tags)
+	b = appendStrs(b, n.Aliases)
 	b = binary.AppendVarint(b, n.MTime)
 	b = append(b, n.Lang)
 	b = binary.AppendUvarint(b, uint64(len(n.Headings)))

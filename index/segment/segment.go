@@ -164,6 +164,7 @@ type NoteInfo struct {
 	Path     string
 	Title    string
 	Tags     []string
+	Aliases  []string
 	MTime    int64
 	Headings [][]string
 }
@@ -175,6 +176,7 @@ func (s *Segment) Info(i uint32, headings bool) NoteInfo {
 	in := NoteInfo{ID: s.NoteID(i), MTime: s.NoteMTime(i)}
 	in.Vault, in.Path, in.Title = d.str(), d.str(), d.str()
 	in.Tags = d.strs()
+	in.Aliases = d.strs()
 	if headings {
 		n := d.count()
 		in.Headings = make([][]string, n)
@@ -185,14 +187,28 @@ func (s *Segment) Info(i uint32, headings bool) NoteInfo {
 	return in
 }
 
-// Heading returns note i's heading path of parent p (nil if none).
-func (s *Segment) Heading(i uint32, p uint32) []string {
+// Aliases returns note i's aliases.
+func (s *Segment) Aliases(i uint32) []string {
 	d := s.noteData(i)
 	d.skipStr()
 	d.skipStr()
 	d.skipStr()
 	for range d.count() {
 		d.skipStr()
+	}
+	return d.strs()
+}
+
+// Heading returns note i's heading path of parent p (nil if none).
+func (s *Segment) Heading(i uint32, p uint32) []string {
+	d := s.noteData(i)
+	d.skipStr()
+	d.skipStr()
+	d.skipStr()
+	for range 2 { // tags, aliases
+		for range d.count() {
+			d.skipStr()
+		}
 	}
 	n := d.count()
 	if int(p) >= n {

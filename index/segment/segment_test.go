@@ -25,6 +25,9 @@ func randomNotes(seed uint64, n int) []*Note {
 		nc := 1 + r.IntN(4)
 		note := &Note{ID: id, Vault: "v", Path: fmt.Sprintf("dir%d/note%03d.md", i%3, i), Title: fmt.Sprintf("Note %d", i),
 			MTime: int64(i), Headings: [][]string{{"H"}, {"H", "Sub"}}, Tags: []string{"t"}}
+		if i%2 == 1 {
+			note.Aliases = []string{fmt.Sprintf("Alias %d", i), "a/b"}
+		}
 		terms := map[string]*Term{}
 		get := func(w string) *Term {
 			t := terms[w]
@@ -358,7 +361,8 @@ func TestMergeAndDeletionsMatchAFreshBuild(t *testing.T) {
 			t.Fatalf("note %x lost by the merge", n.ID)
 		}
 		in := mv.Info(r, true)
-		if in.Path != n.Path || in.Title != n.Title || len(in.Headings) != len(n.Headings) || mv.ChunkCount(r) != len(n.Chunks) {
+		if in.Path != n.Path || in.Title != n.Title || !slices.Equal(in.Aliases, n.Aliases) || !slices.Equal(mv.Aliases(r), n.Aliases) ||
+			len(in.Headings) != len(n.Headings) || !slices.Equal(mv.Heading(r, 1), n.Headings[1]) || mv.ChunkCount(r) != len(n.Chunks) {
 			t.Fatalf("merged note %x = %+v", n.ID, in)
 		}
 		for ord, c := range n.Chunks {

@@ -134,6 +134,9 @@ func (v *View) Names(r Ref) (vault, path, title string) {
 	return d.str(), d.str(), d.str()
 }
 
+// Aliases returns a located note's aliases.
+func (v *View) Aliases(r Ref) []string { return v.segs[r.seg].seg.Aliases(r.note) }
+
 // Heading returns the heading path of a located note's parent p.
 func (v *View) Heading(r Ref, p uint32) []string { return v.segs[r.seg].seg.Heading(r.note, p) }
 

@@ -64,7 +64,7 @@ func newWriter() *writer { return &writer{keys: make(map[string]uint32)} }
 type noteMeta struct {
 	id                 uint64
 	vault, path, title string
-	tags               []string
+	tags, aliases      []string
 	mtime              int64
 	headings           [][]string
 	fieldLen           [NoteFields]uint32
@@ -82,6 +82,7 @@ func (w *writer) addNote(m *noteMeta) uint32 {
 	*d = appendStr(*d, m.path)
 	*d = appendStr(*d, m.title)
 	*d = appendStrs(*d, m.tags)
+	*d = appendStrs(*d, m.aliases)
 	*d = binary.AppendUvarint(*d, uint64(len(m.headings)))
 	for _, h := range m.headings {
 		*d = appendStrs(*d, h)
@@ -368,7 +369,7 @@ func (w *writer) postingRaw(chunk, body, head uint32, pos []byte) {
 	w.nPost++
 }
 
-// addNoteRaw appends a note whose data (vault, path, title, tags,
+// addNoteRaw appends a note whose data (vault, path, title, tags, aliases,
 // headings) is already encoded.
 func (w *writer) addNoteRaw(id uint64, data []byte, mtime int64, fieldLen [NoteFields]uint32, nChunks uint32) uint32 {
 	n := w.notes

@@ -12,6 +12,7 @@ package contract
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -366,7 +367,7 @@ func TestReranker(t *testing.T, h plugins.Reranker) {
 	cands := []plugins.Candidate{
 		{ID: "a", Path: "notes/solar.md", Vault: "v", Title: "Solar panels", Heading: "Solar panels > Efficiency", Text: "Solar panel efficiency depends on temperature and angle.", Score: 0.8, Modified: now.Add(-time.Hour)},
 		{ID: "b", Path: "notes/bread.md", Vault: "v", Title: "Bread", Heading: "Bread > Sourdough", Text: "A sourdough starter needs flour and water daily.", Score: 0.6, Modified: now.Add(-48 * time.Hour)},
-		{ID: "c", Path: "notes/energy.md", Vault: "v", Title: "Energy", Text: "Photovoltaic cells convert sunlight to electricity.", Score: 0.5},
+		{ID: "c", Path: "notes/energy.md", Vault: "v", Title: "Energy", Aliases: []string{"Photovoltaics", "PV"}, Text: "Photovoltaic cells convert sunlight to electricity.", Score: 0.5},
 		{ID: "d", Path: "notes/empty.md", Vault: "v", Text: "", Score: 0.1},
 	}
 	query := "how efficient are solar panels"
@@ -418,8 +419,11 @@ func TestReranker(t *testing.T, h plugins.Reranker) {
 	// An in-process reranker is handed ragd's own candidates.
 	t.Run("input unchanged", func(t *testing.T) {
 		cs := slices.Clone(cands)
+		for i := range cs {
+			cs[i].Aliases = slices.Clone(cs[i].Aliases)
+		}
 		rerank(t, cs)
-		if !slices.Equal(cs, cands) {
+		if !reflect.DeepEqual(cs, cands) {
 			t.Errorf("Rerank changed its candidates:\n%+v\nwas\n%+v", cs, cands)
 		}
 	})

@@ -11,9 +11,12 @@
 //     over the list to [0, 1] (all 1 when every score is equal);
 //   - h and t are the fractions of the query's terms found in the
 //     candidate's heading path and in the note's title (the file name
-//     without extension when the title is empty). Terms are produced by
-//     the BM25 analyzer (lower-cased, stop words dropped, stemmed), so
-//     "Indexing" in a heading matches the query "index";
+//     without extension when the title is empty) or, when one of them
+//     holds more, in one of the note's aliases: an alias is another title
+//     of the note (a query naming a page by its old name, "the old
+//     Plugins/Starred page", asks for the note that answers to it). Terms
+//     are produced by the BM25 analyzer (lower-cased, stop words dropped,
+//     stemmed), so "Indexing" in a heading matches the query "index";
 //   - k is the number of candidates from the same file (vault and path)
 //     with a higher fused score — so the 2nd chunk of a file loses one
 //     diversity_penalty, the 3rd two, and so on, MMR-style. The order is
@@ -41,7 +44,7 @@ import (
 )
 
 // Version of the scoring rules, reported in RerankerInfo.
-const Version = "1"
+const Version = "2" // 2: aliases count as titles
 
 // Config holds the weights, all options of the same names.
 type Config struct {
@@ -116,6 +119,12 @@ func (r *Reranker) Rerank(_ context.Context, query string, cands []plugins.Candi
 			t := h // a note's first section is often headed by its title
 			if tt := title(cand); tt != cand.Heading {
 				t = r.coverage(terms, &leads, tt)
+			}
+			for _, a := range cand.Aliases {
+				if t == 1 {
+					break
+				}
+				t = max(t, r.coverage(terms, &leads, a))
 			}
 			s += c.HeadingWeight * h
 			s += c.TitleWeight * t

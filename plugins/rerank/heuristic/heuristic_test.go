@@ -50,6 +50,16 @@ func TestRerank(t *testing.T) {
 			want: []float64{1 + 0.2*0.5, 1 + 0.15, 1 + 0.2*0.5 + 0.15*0.5, 1 + 0.15*0.5, 1},
 		},
 		{
+			name:  "an alias counts as a title when it holds more of the query",
+			query: "the old starred plugin page",
+			cands: []cand{
+				{Path: "a.md", Score: 1, Title: "Bookmarks", Aliases: []string{"Plugins/Starred", "Starred"}}, // 2/4 by an alias
+				{Path: "b.md", Score: 1, Title: "Old pages", Aliases: []string{"Plugin"}},                     // 2/4 title beats 1/4 alias
+				{Path: "c.md", Score: 1, Title: "Bookmarks"},                                                  // none
+			},
+			want: []float64{1 + 0.15*0.5, 1 + 0.15*0.5, 1},
+		},
+		{
 			name:  "diversity penalises later chunks of a file in fused order",
 			query: "zebra",
 			cands: []cand{

@@ -105,6 +105,7 @@ type Candidate struct {
 	Heading       string                 `protobuf:"bytes,6,opt,name=heading,proto3" json:"heading,omitempty"`                                // heading path joined with " > "
 	Score         float64                `protobuf:"fixed64,7,opt,name=score,proto3" json:"score,omitempty"`                                  // first-stage (fused) score
 	ModifiedUnix  int64                  `protobuf:"varint,8,opt,name=modified_unix,json=modifiedUnix,proto3" json:"modified_unix,omitempty"` // file modification time, seconds since the epoch (0: unknown)
+	Aliases       []string               `protobuf:"bytes,9,rep,name=aliases,proto3" json:"aliases,omitempty"`                                // the note's other names (frontmatter aliases)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -193,6 +194,13 @@ func (x *Candidate) GetModifiedUnix() int64 {
 		return x.ModifiedUnix
 	}
 	return 0
+}
+
+func (x *Candidate) GetAliases() []string {
+	if x != nil {
+		return x.Aliases
+	}
+	return nil
 }
 
 type RerankRequest struct {
@@ -300,7 +308,7 @@ const file_ragd_plugin_v1_reranker_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x14\n" +
 	"\x05model\x18\x03 \x01(\tR\x05model\x12#\n" +
-	"\rmetadata_only\x18\x04 \x01(\bR\fmetadataOnly\"\xc4\x01\n" +
+	"\rmetadata_only\x18\x04 \x01(\bR\fmetadataOnly\"\xde\x01\n" +
 	"\tCandidate\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x12\n" +
@@ -309,7 +317,8 @@ const file_ragd_plugin_v1_reranker_proto_rawDesc = "" +
 	"\x05title\x18\x05 \x01(\tR\x05title\x12\x18\n" +
 	"\aheading\x18\x06 \x01(\tR\aheading\x12\x14\n" +
 	"\x05score\x18\a \x01(\x01R\x05score\x12#\n" +
-	"\rmodified_unix\x18\b \x01(\x03R\fmodifiedUnix\"`\n" +
+	"\rmodified_unix\x18\b \x01(\x03R\fmodifiedUnix\x12\x18\n" +
+	"\aaliases\x18\t \x03(\tR\aaliases\"`\n" +
 	"\rRerankRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x129\n" +
 	"\n" +
