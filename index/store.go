@@ -27,10 +27,10 @@ import (
 // (codec.go, codec_chunk.go, codec_graph.go); 7: postings in segment files
 // (index/segment), f/ holds each note's segment record, the failed-document
 // list (e/) and the journal (j/, m/seq); 8: a document's chunks and parents
-// in one record (c/<doc>) instead of a key each (c/ and a/), the folder
-// indexed as a property (note.go), and the aliases in f/ (for the
-// reranker).
-const schemaVersion = 8
+// in one record (c/<doc>) instead of a key each (c/ and a/), and the
+// folder indexed as a property (note.go); 9: the aliases in f/ and in the
+// segments' note data (for the reranker).
+const schemaVersion = 9
 
 // valueThreshold sends every value of at least this many bytes — chunk
 // records, postings blocks, graph and document records, vectors — to
