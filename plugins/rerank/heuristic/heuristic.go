@@ -67,6 +67,11 @@ type Reranker struct {
 	an  *analyze.Analyzer
 }
 
+// maxAliases bounds the aliases of a candidate that are read: each is
+// analysed, and a note listing hundreds must not slow every query it is a
+// candidate of.
+const maxAliases = 32
+
 var (
 	_ plugins.Reranker     = (*Reranker)(nil)
 	_ plugins.Configurable = (*Reranker)(nil)
@@ -120,7 +125,7 @@ func (r *Reranker) Rerank(_ context.Context, query string, cands []plugins.Candi
 			if tt := title(cand); tt != cand.Heading {
 				t = r.coverage(terms, &leads, tt)
 			}
-			for _, a := range cand.Aliases {
+			for _, a := range cand.Aliases[:min(len(cand.Aliases), maxAliases)] {
 				if t == 1 {
 					break
 				}
