@@ -46,7 +46,7 @@ func (s *Store) Check() error {
 		}); err != nil {
 			return err
 		}
-		counts := map[byte]map[DocID]int{nsChunk: {}, nsGraph: {}, nsNames: {}, nsFailed: {}}
+		counts := map[byte]map[DocID]int{nsGraph: {}, nsNames: {}, nsFailed: {}}
 		for ns, m := range counts {
 			if err := iterate(txn, nsPrefix(ns), false, func(k, _ []byte) error {
 				m[idFromKey(k)]++
@@ -55,22 +55,18 @@ func (s *Store) Check() error {
 				return err
 			}
 		}
-		// The chunks records' own counts, each record read in full.
-		chunks, parents := map[DocID]int{}, map[DocID]int{}
+		// The chunks records and their own counts, each record decoded.
+		records, chunks, parents := map[DocID]int{}, map[DocID]int{}, map[DocID]int{}
 		if err := iterate(txn, nsPrefix(nsChunk), true, func(k, v []byte) error {
 			id := idFromKey(k)
 			cr, err := parseChunks(v)
-			for ord := 0; err == nil && ord < cr.chunks; ord++ {
-				var c Chunk
-				_, err = cr.chunk(uint32(ord), &c)
-			}
-			for ord := 0; err == nil && ord < cr.parents; ord++ {
-				var p Parent
-				_, err = cr.parent(uint32(ord), &p)
+			if err == nil {
+				_, _, err = cr.all()
 			}
 			if err != nil {
 				return fmt.Errorf("chunks record of %s: %w", id, err)
 			}
+			records[id]++
 			chunks[id], parents[id] = cr.chunks, cr.parents
 			return nil
 		}); err != nil {
@@ -101,13 +97,13 @@ func (s *Store) Check() error {
 					return fmt.Errorf("%s/%s: no graph or names record, or listed as failed", d.Vault, d.Path)
 				}
 				if len(f.Chunks) != d.Chunks || chunks[id] != d.Chunks || parents[id] != d.Parents ||
-					counts[nsChunk][id] != min(1, d.Chunks+d.Parents) {
+					records[id] != min(1, d.Chunks+d.Parents) {
 					return fmt.Errorf("%s/%s: document says %d chunks %d parents; found %d note chunks, %d chunk and %d parent records (%d chunks records)",
-						d.Vault, d.Path, d.Chunks, d.Parents, len(f.Chunks), chunks[id], parents[id], counts[nsChunk][id])
+						d.Vault, d.Path, d.Chunks, d.Parents, len(f.Chunks), chunks[id], parents[id], records[id])
 				}
 				sum.add(Stats{Docs: 1, Chunks: int64(d.Chunks), Langs: 1 << f.Lang}, 1)
 			default:
-				if f != nil || counts[nsChunk][id] > 0 || counts[nsGraph][id] > 0 || counts[nsNames][id] > 0 {
+				if f != nil || records[id] > 0 || counts[nsGraph][id] > 0 || counts[nsNames][id] > 0 {
 					return fmt.Errorf("%s/%s: failed document still has chunks or postings", d.Vault, d.Path)
 				}
 				if counts[nsFailed][id] != 1 {
@@ -276,19 +272,9 @@ func (s *Store) Dump(w io.Writer) error {
 				return err
 			}
 			id := idFromKey(k)
-			if err := docChunks(txn, id, func(cr chunkRecords) error {
-				d.Chunks, d.Parents = make([]Chunk, cr.chunks), make([]Parent, cr.parents)
-				for ord := range d.Chunks {
-					if _, err := cr.chunk(uint32(ord), &d.Chunks[ord]); err != nil {
-						return err
-					}
-				}
-				for ord := range d.Parents {
-					if _, err := cr.parent(uint32(ord), &d.Parents[ord]); err != nil {
-						return err
-					}
-				}
-				return nil
+			if err := docChunks(txn, id, func(cr chunkRecords) (err error) {
+				d.Chunks, d.Parents, err = cr.all()
+				return err
 			}); err != nil {
 				return fmt.Errorf("chunks record of %s: %w", id, err)
 			}

@@ -122,6 +122,22 @@ func (cr chunkRecords) parent(ord uint32, p *Parent) (bool, error) {
 	return true, decodeParent(v, p)
 }
 
+// all decodes every record.
+func (cr chunkRecords) all() ([]Chunk, []Parent, error) {
+	cs, ps := make([]Chunk, cr.chunks), make([]Parent, cr.parents)
+	for i := range cs {
+		if _, err := cr.chunk(uint32(i), &cs[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i := range ps {
+		if _, err := cr.parent(uint32(i), &ps[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return cs, ps, nil
+}
+
 func encodeChunk(c *Chunk) []byte {
 	return appendChunk(make([]byte, 0, 32+len(c.Text)+len(c.Hash)/2+headingSize(c.Heading)), c)
 }

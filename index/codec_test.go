@@ -128,16 +128,5 @@ func decodeAllChunks(v []byte) ([]Chunk, []Parent, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, ps := make([]Chunk, cr.chunks), make([]Parent, cr.parents)
-	for i := range cs {
-		if _, err := cr.chunk(uint32(i), &cs[i]); err != nil {
-			return nil, nil, err
-		}
-	}
-	for i := range ps {
-		if _, err := cr.parent(uint32(i), &ps[i]); err != nil {
-			return nil, nil, err
-		}
-	}
-	return cs, ps, nil
+	return cr.all()
 }

@@ -187,29 +187,27 @@ func (s *Segment) Info(i uint32, headings bool) NoteInfo {
 	return in
 }
 
-// Aliases returns note i's aliases.
-func (s *Segment) Aliases(i uint32) []string {
+// aliasData returns note i's data from its aliases on (past vault, path,
+// title and tags).
+func (s *Segment) aliasData(i uint32) decoder {
 	d := s.noteData(i)
 	d.skipStr()
 	d.skipStr()
 	d.skipStr()
-	for range d.count() {
-		d.skipStr()
-	}
+	d.skipStrs()
+	return d
+}
+
+// Aliases returns note i's aliases.
+func (s *Segment) Aliases(i uint32) []string {
+	d := s.aliasData(i)
 	return d.strs()
 }
 
 // Heading returns note i's heading path of parent p (nil if none).
 func (s *Segment) Heading(i uint32, p uint32) []string {
-	d := s.noteData(i)
-	d.skipStr()
-	d.skipStr()
-	d.skipStr()
-	for range 2 { // tags, aliases
-		for range d.count() {
-			d.skipStr()
-		}
-	}
+	d := s.aliasData(i)
+	d.skipStrs()
 	n := d.count()
 	if int(p) >= n {
 		return nil
@@ -410,6 +408,13 @@ func (d *decoder) strRef() string {
 }
 
 func (d *decoder) skipStr() { d.bytes() }
+
+// skipStrs skips a list of strings.
+func (d *decoder) skipStrs() {
+	for range d.count() {
+		d.skipStr()
+	}
+}
 
 func (d *decoder) strs() []string {
 	n := d.count()
