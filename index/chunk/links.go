@@ -121,6 +121,11 @@ func (sc *linkScanner) block(n ast.Node) {
 	sc.excl, sc.texts, sc.mds, sc.wiki = sc.excl[:0], sc.texts[:0], sc.mds[:0], sc.wiki[:0]
 	sc.lines = n.Lines()
 	sc.inline(n)
+	if _, plain := n.(*plainParagraph); plain { // its text is its lines (plain.go)
+		for i := 0; i < sc.lines.Len(); i++ {
+			sc.texts = append(sc.texts, sc.lines.At(i))
+		}
+	}
 	if !slices.IsSortedFunc(sc.excl, func(a, b rng) int { return a.s - b.s }) {
 		slices.SortFunc(sc.excl, func(a, b rng) int { return a.s - b.s })
 	}

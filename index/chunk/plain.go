@@ -1,8 +1,6 @@
 package chunk
 
 import (
-	"bytes"
-
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -13,11 +11,12 @@ import (
 // the scale benchmark's notes. The chunker reads a paragraph's inline nodes
 // only for its links, code spans, raw HTML and #tags (collectLinks), and a
 // paragraph without any '[', ']', '<', '`' or '#' has none of them: it is
-// only its lines. Such a paragraph at the top level of the note becomes a
-// plainParagraph, which goldmark takes for raw text and does not parse
-// further; everything else, and every tree the chunker builds from them,
-// is as before (TestPlainParagraphsChunkTheSame compares the documents
-// chunked with and without the shortcut).
+// only its lines. Such a paragraph — at the top level, in a list item or in
+// a block quote — becomes a plainParagraph, which goldmark takes for raw
+// text and does not parse further (nor turns into a TextBlock in a tight
+// list: the chunker reads both alike); everything else, and every tree
+// the chunker builds from them, is as before (TestPlainParagraphsChunkTheSame
+// compares the documents chunked with and without the shortcut).
 
 // plainParagraph is a paragraph whose inline markup is left unparsed.
 type plainParagraph struct{ ast.Paragraph }
@@ -31,20 +30,49 @@ type plainParagraphs struct{}
 
 const plainPriority = 1000
 
-// markupBytes are the bytes that may begin something collectLinks reads in
-// a paragraph's inline nodes.
-const markupBytes = "[]<`#"
+// The same holds of a paragraph whose only such bytes are #tags and
+// well-formed wikilinks — the prose of most notes ("See [[Note]]." and a
+// line of tags): collectLinks finds wikilinks in a block's lines, not its
+// nodes, and #tags in its text nodes, which for such a paragraph cover
+// every byte of its lines but the whitespace goldmark trims; for a
+// plainParagraph it takes the lines as its text (linkScanner.block).
+// Where the brackets could be anything else — a bracket outside a
+// wikilink, a wikilink followed by "(" or "[" (a Markdown link around it),
+// a document with link reference definitions (a shortcut reference inside
+// it) — or where a '#' could be in a node other than text (code spans, raw
+// HTML and autolinks, escapes, entities), goldmark parses it as before.
+
+// plainText reports whether a paragraph line has nothing collectLinks
+// reads in inline nodes other than text: no '<', '`', '\' or '&', and
+// every '[' and ']' part of a wikilink (optionally an embed) that is not
+// followed by '(' or '['. brackets reports whether it has any.
+func plainText(line []byte) (ok, brackets bool) {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '<', '`', '\\', '&', ']':
+			return false, brackets
+		case '[':
+			s, e := findWikilink(line, i, len(line))
+			if s != i || e < len(line) && (line[e] == '(' || line[e] == '[') {
+				return false, true
+			}
+			brackets, i = true, e-1
+		}
+	}
+	return true, brackets
+}
 
 func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
 	parent := node.Parent()
 	lines := node.Lines()
-	if parent == nil || parent.Kind() != ast.KindDocument || lines.Len() == 0 {
+	if parent == nil || lines.Len() == 0 {
 		return
 	}
 	src := reader.Source()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		if bytes.ContainsAny(src[seg.Start:seg.Stop], markupBytes) {
+		ok, brackets := plainText(src[seg.Start:seg.Stop])
+		if !ok || brackets && len(pc.References()) > 0 {
 			return
 		}
 	}

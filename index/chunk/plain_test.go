@@ -25,17 +25,19 @@ func checkPlainSame(t *testing.T, src []byte, opt Options) {
 // TestPlainParagraphsChunkTheSame: leaving the inline markup of plain
 // top-level paragraphs unparsed changes no document the chunker makes, on
 // the testdata notes, notes assembled from fragments full of setext
-// underlines, lists, tables, quotes and markup, and obsidian-hub's notes
-// (../shared/vaults/obsidian-hub, when present).
+// underlines, lists, tables, quotes, markup, wikilinks and #tags, and the
+// notes of obsidian-hub and obsidian-help-en (../shared/vaults, when
+// present).
 func TestPlainParagraphsChunkTheSame(t *testing.T) {
 	files, _ := globNotes()
-	hub := filepath.Join("..", "..", "..", "shared", "vaults", "obsidian-hub")
-	_ = filepath.WalkDir(hub, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	for _, v := range []string{"obsidian-hub", "obsidian-help-en"} {
+		_ = filepath.WalkDir(filepath.Join("..", "..", "..", "shared", "vaults", v), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -47,7 +49,12 @@ func TestPlainParagraphsChunkTheSame(t *testing.T) {
 		"=\n", "- item\n", "- item\n\n  continued\n", "1. one\n", "> quoted\n", "| a | b |\n|---|---|\n", "|x|\n",
 		"# Head\n", "text with [[Link]]\n", "a `code` span\n", "<b>x</b>\n", "tag #t here\n", "\n", "\n\n", "   \n",
 		"    indented code\n", "```\nfence\n```\n", "***\n", "[ref]: http://x\n", "x  \ny\n", "a\\\nb\n", "&amp; and *em*\n",
-		"\t tabbed\n", "trailing   \n", "<!-- c -->\n", "- [ ] task\n", "1) x\n---\n", "para\n    not code\n"}
+		"\t tabbed\n", "trailing   \n", "<!-- c -->\n", "- [ ] task\n", "1) x\n---\n", "para\n    not code\n",
+		"See [[Note]] and ![[Pic.png]]. #tag #a/b\n", "#seedling #t_1\n", "x [[A|b]] y #c-d\n", "[[A]](x.md) #t\n",
+		"[[A]][b] #t\n", "[b]: /x.md\n", "[[A]]] #t\n", "[[a\n", "a]] #x\n", "*#em* _#u_ ~~#s~~\n",
+		"[[Note#Head]] #h\n", "[[B]]#t #1 (#p)\n", "\\#esc &#35;x #y\n", "`#c` #d\n", "<#x> #y\n", "#t\n===\n",
+		"#t\n---\n", "[[x]]: y\n", "- see [[A]] #t\n", "  - nested [[B]] #n\n", "> quote [[C]] #q\n", "1. x [[D]]\n",
+		"-\t[[E]] tab #e\n", "* [ ] task [[F]] #todo\n", "- a\n\n- loose #l\n", ">\t- [[G]]\n", "  lazy [[H]] #z\n"}
 	rng := rand.New(rand.NewPCG(13, 14))
 	for i := range 3000 {
 		var b strings.Builder
@@ -67,6 +74,10 @@ func TestPlainParagraphsChunkTheSame(t *testing.T) {
 
 func FuzzPlainParagraphs(f *testing.F) {
 	addSeeds(f)
+	for _, s := range []string{"See [[Note]] and ![[Pic]]. #tag #a/b\nmore #c\n", "[[A]](x) #t\n\n[b]: /x\n[[b]] #u\n",
+		"x *[[a]]* #b_c\n#d\n===\n", "a [[b]]] c #d\n"} {
+		f.Add([]byte(s), uint16(0))
+	}
 	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
 		if !utf8.Valid(src) {
 			return
