@@ -121,7 +121,14 @@ type noteBuilder struct {
 	sorted      []termOrder
 	pos         []uint32
 	enc         segment.NoteEncoder
+	// rec is the buffer records are encoded in before each is copied out
+	// at its size (NoteEncoder.EndOwned); kept up to maxRecScratch.
+	rec []byte
 }
+
+// maxRecScratch bounds the record buffer a pooled builder keeps: a record
+// larger than this (a note of hundreds of kilobytes) leaves none behind.
+const maxRecScratch = 1 << 20
 
 // noteTok is one occurrence of a term in chunk ord: at body position pos,
 // or in the chunk's headings (headTok).

@@ -104,7 +104,10 @@ func (b *noteBuilder) encode(n *segment.Note) []byte {
 	order = b.sorted
 	b.order = b.order[:0]
 	e := &b.enc
-	e.Begin(make([]byte, 0, size), n, nt)
+	if cap(b.rec) < size {
+		b.rec = make([]byte, 0, size)
+	}
+	e.Begin(b.rec[:0], n, nt)
 	for _, o := range order {
 		t := o.term
 		g := b.grouped[start[t]:start[t+1]]
@@ -128,7 +131,12 @@ func (b *noteBuilder) encode(n *segment.Note) []byte {
 			b.pos = pos
 		}
 	}
-	rec, terms, keys := e.End(n.Anchors)
+	rec, terms, keys, scratch := e.EndOwned(n.Anchors)
 	n.TermRecord, n.TermKeys = terms, keys
+	if cap(scratch) <= maxRecScratch {
+		b.rec = scratch
+	} else {
+		b.rec = nil
+	}
 	return rec
 }

@@ -9,7 +9,10 @@ import (
 
 // relations turns the links the chunker found into the note's relations.
 func relations(rel string, cd *chunk.Document) []Relation {
-	var out []Relation
+	if len(cd.Links) == 0 {
+		return nil
+	}
+	out := make([]Relation, 0, len(cd.Links)) // at most one a link: allocated once
 	self := NameKey(rel)
 	dir := path.Dir(rel)
 	for _, l := range cd.Links {

@@ -1,6 +1,9 @@
 package segment
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // A NoteEncoder writes a note's record, the bytes EncodeNote writes, with
 // its terms given one at a time in order: the index builds a note's terms
@@ -93,6 +96,22 @@ func (e *NoteEncoder) End(anchors []Anchor) (record, terms []byte, keys []uint32
 	keys = e.keys
 	e.b, e.prev, e.keys = nil, "", nil
 	return record, record[e.terms:end:end], keys
+}
+
+// EndOwned is End for an encoder begun on a scratch buffer: the record is
+// copied out into a slice of exactly its length (terms a part of it), and
+// the buffer, as far as it grew, is handed back empty for the next Begin.
+// A caller that encodes one note after another so allocates each record
+// once, at its size, rather than at an estimate of it (the index's was
+// about three times the record: 0.5 GB of a cold index's 5.5 GB of
+// allocations on the scale benchmark's 10× vault).
+func (e *NoteEncoder) EndOwned(anchors []Anchor) (record, terms []byte, keys []uint32, scratch []byte) {
+	end := len(e.b)
+	buf := appendAnchors(e.b, anchors)
+	record = bytes.Clone(buf)
+	terms, keys = record[e.terms:end:end], e.keys
+	e.b, e.prev, e.keys = nil, "", nil
+	return record, terms, keys, buf[:0]
 }
 
 func appendAnchors(b []byte, anchors []Anchor) []byte {
