@@ -37,29 +37,32 @@ const plainPriority = 1000
 // every byte of its lines but the whitespace goldmark trims; for a
 // plainParagraph it takes the lines as its text (linkScanner.block).
 // Where the brackets could be anything else — a bracket outside a
-// wikilink, a wikilink followed by "(" or "[" (a Markdown link around it),
-// a document with link reference definitions (a shortcut reference inside
-// it) — or where a '#' could be in a node other than text (code spans, raw
-// HTML and autolinks, escapes, entities), goldmark parses it as before.
+// wikilink, a wikilink followed by "(" or "[" (a Markdown link around it)
+// — or where a '#' could be in a node other than text (code spans, raw
+// HTML and autolinks, escapes, entities), goldmark parses it as before. A
+// link reference definition elsewhere in the note may make goldmark see a
+// shortcut link inside a wikilink's brackets ("[[a]]" and "[a]: a.md"), but
+// the scanner drops a Markdown link inside a wikilink, so that changes
+// nothing.
 
 // plainText reports whether a paragraph line has nothing collectLinks
-// reads in inline nodes other than text: no '<', '`', '\' or '&', and
+// reads in inline nodes other than text: no '<', '`', '\\' or '&', and
 // every '[' and ']' part of a wikilink (optionally an embed) that is not
-// followed by '(' or '['. brackets reports whether it has any.
-func plainText(line []byte) (ok, brackets bool) {
+// followed by '(' or '['.
+func plainText(line []byte) bool {
 	for i := 0; i < len(line); i++ {
 		switch line[i] {
 		case '<', '`', '\\', '&', ']':
-			return false, brackets
+			return false
 		case '[':
 			s, e := findWikilink(line, i, len(line))
 			if s != i || e < len(line) && (line[e] == '(' || line[e] == '[') {
-				return false, true
+				return false
 			}
-			brackets, i = true, e-1
+			i = e - 1
 		}
 	}
-	return true, brackets
+	return true
 }
 
 func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
@@ -71,8 +74,7 @@ func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc par
 	src := reader.Source()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		ok, brackets := plainText(src[seg.Start:seg.Stop])
-		if !ok || brackets && len(pc.References()) > 0 {
+		if !plainText(src[seg.Start:seg.Stop]) {
 			return
 		}
 	}

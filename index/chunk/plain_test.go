@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // checkPlainSame chunks src with and without the plain-paragraph shortcut
@@ -54,7 +57,8 @@ func TestPlainParagraphsChunkTheSame(t *testing.T) {
 		"[[A]][b] #t\n", "[b]: /x.md\n", "[[A]]] #t\n", "[[a\n", "a]] #x\n", "*#em* _#u_ ~~#s~~\n",
 		"[[Note#Head]] #h\n", "[[B]]#t #1 (#p)\n", "\\#esc &#35;x #y\n", "`#c` #d\n", "<#x> #y\n", "#t\n===\n",
 		"#t\n---\n", "[[x]]: y\n", "- see [[A]] #t\n", "  - nested [[B]] #n\n", "> quote [[C]] #q\n", "1. x [[D]]\n",
-		"-\t[[E]] tab #e\n", "* [ ] task [[F]] #todo\n", "- a\n\n- loose #l\n", ">\t- [[G]]\n", "  lazy [[H]] #z\n"}
+		"-\t[[E]] tab #e\n", "* [ ] task [[F]] #todo\n", "- a\n\n- loose #l\n", ">\t- [[G]]\n", "  lazy [[H]] #z\n",
+		"[[a]] #t\n", "[a]: a.md\n", "![[a]] x #t\n", "[a|b]: a.md\n"}
 	rng := rand.New(rand.NewPCG(13, 14))
 	for i := range 3000 {
 		var b strings.Builder
@@ -84,4 +88,35 @@ func FuzzPlainParagraphs(f *testing.F) {
 		}
 		checkPlainSame(t, src, fuzzOptions(n))
 	})
+}
+
+// TestPlainParagraphsTaken: the shortcut is taken where it should be — a
+// paragraph of prose with wikilinks and #tags, at the top level and in a
+// list — and not where goldmark's nodes differ from the lines.
+func TestPlainParagraphsTaken(t *testing.T) {
+	for _, tc := range []struct {
+		src   string
+		plain int
+	}{
+		{"See [[Note]] and ![[Pic.png]]. #tag\n", 1},
+		{"- item with [[Link|alias]] #t\n- plain item\n", 2},
+		{"> quoted [[Q]]\n", 1},
+		{"a [link](x.md)\n", 0},
+		{"[[A]](x.md)\n", 0},
+		{"code `#x` [[A]]\n", 0},
+		{"[[A]]\n\n[A]: a.md\n", 1},
+		{"a ]] b\n", 0},
+	} {
+		root := mdParser.Parse(text.NewReader([]byte(tc.src)))
+		n := 0
+		_ = ast.Walk(root, func(n2 ast.Node, entering bool) (ast.WalkStatus, error) {
+			if _, ok := n2.(*plainParagraph); ok && entering {
+				n++
+			}
+			return ast.WalkContinue, nil
+		})
+		if n != tc.plain {
+			t.Errorf("%q: %d plain paragraphs, want %d", tc.src, n, tc.plain)
+		}
+	}
 }
