@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"bytes"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -18,9 +20,10 @@ import (
 // for node (TestHTMLParsersMatchGoldmark compares them).
 
 // newMarkdownParser is goldmark's CommonMark parser with strikethrough, with
-// the raw HTML parsers replaced by fastRawHTML and fastHTMLBlock, and
-// (plain) top-level paragraphs without markup the chunker reads made
-// plainParagraphs (plain.go).
+// the raw HTML parsers replaced by fastRawHTML and fastHTMLBlock, the link
+// reference definitions looked for only where one may start
+// (fastLinkRefs), and (plain) paragraphs without markup the chunker reads
+// made plainParagraphs (plain.go).
 func newMarkdownParser(plain bool) parser.Parser {
 	blocks := parser.DefaultBlockParsers()
 	for i, b := range blocks {
@@ -35,12 +38,33 @@ func newMarkdownParser(plain bool) parser.Parser {
 		}
 	}
 	transformers := parser.DefaultParagraphTransformers()
+	for i, t := range transformers {
+		if t.Value == parser.LinkReferenceParagraphTransformer {
+			transformers[i].Value = fastLinkRefs{parser.LinkReferenceParagraphTransformer}
+		}
+	}
 	if plain {
 		transformers = append(transformers, util.Prioritized(plainParagraphs{}, plainPriority))
 	}
 	p := parser.NewParser(parser.WithBlockParsers(blocks...), parser.WithInlineParsers(inlines...),
 		parser.WithParagraphTransformers(transformers...))
 	return goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(extension.Strikethrough)).Parser()
+}
+
+// fastLinkRefs is goldmark's link reference definition transformer for a
+// paragraph whose first line, past its indentation, opens with '[', the
+// only paragraphs where a definition can start; goldmark's makes a block
+// reader for every paragraph to find that out.
+type fastLinkRefs struct{ parser.ParagraphTransformer }
+
+func (t fastLinkRefs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	if lines := node.Lines(); lines.Len() > 0 {
+		seg := lines.At(0)
+		if l := bytes.TrimLeft(seg.Value(reader.Source()), " \t"); len(l) > 0 && l[0] != '[' {
+			return
+		}
+	}
+	t.ParagraphTransformer.Transform(node, reader, pc)
 }
 
 // fastRawHTML is goldmark's inline raw HTML parser for a tag that opens or
