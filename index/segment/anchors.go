@@ -1,6 +1,10 @@
 package segment
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // anchorOnly reports whether group g occurs only as anchor text.
 func (s *searcher) anchorOnly(g int) bool {
@@ -31,98 +35,177 @@ func (s *searcher) anchorOnly(g int) bool {
 // and given to the key's other notes only.
 func (s *searcher) anchors() {
 	a := newAnchorSums(s)
-	for k, ss := range s.v.segs {
-		seg := ss.seg
-		tab := seg.resolved.begin(s.q.ResolveGen, seg.keys)
-		sc := s.scratch(k)
-		if uint32(len(sc.kw)) < seg.keys {
-			sc.kw = make([]float32, seg.keys)
-		}
+	segs := s.v.segs
+	// Every segment's table is taken first, in the view's order (two
+	// searches take them in the same order), and kept to the end.
+	tabs := make([]*keyTable, len(segs))
+	total := uint64(0)
+	for k, ss := range segs {
+		tabs[k] = ss.seg.resolved.begin(s.q.ResolveGen, ss.seg.keys)
+		s.scratch(k)
 		for g := range s.groups {
-			var self []anchorPost // postings whose source is among the notes their key names
-			touched := sc.ktouched[:0]
-			var batch [anchorBatch]anchorPost
 			for _, e := range s.ents[k][g] {
-				it := seg.anchorPostings(e)
-				for {
-					// A batch of postings is decoded first, the table
-					// rows of their keys asked for as they are: the keys
-					// are scattered over tables of megabytes, and their
-					// misses then overlap instead of coming one by one.
-					n := 0
-					for n < len(batch) && it.next() {
-						key := it.key
-						if key >= seg.keys || ss.deleted(it.source) {
-							continue
-						}
-						w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
-						if w <= 0 {
-							continue
-						}
-						batch[n] = anchorPost{key, it.source, w}
-						n++
-						prefetchAt(&tab.st[key])
-						prefetchAt(&sc.kw[key])
-					}
-					if n == 0 {
-						break
-					}
-					for _, b := range batch[:n] {
-						key := b.key
-						st := &tab.st[key]
-						if st.view != a.view {
-							a.locate(k, seg, tab, key)
-						}
-						if st.self == selfNone {
-							if st.located == 0 {
-								continue
-							}
-						} else if st.self == b.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, b.source}) {
-							self = append(self, b)
-							continue
-						}
-						if sc.kw[key] == 0 {
-							touched = append(touched, key)
-						}
-						sc.kw[key] += b.w
-					}
-				}
+				total += e.nAnchor
 			}
-			for i, key := range touched {
-				// Two stages ahead: a key's table row, then, once it has
-				// arrived, the slot of the note it names.
-				if j := i + 2*keyAhead; j < len(touched) {
-					prefetchAt(&tab.st[touched[j]])
-					prefetchAt(&sc.kw[touched[j]])
-				}
-				if j := i + keyAhead; j < len(touched) {
-					if st := &tab.st[touched[j]]; st.located == 1 {
-						s.scratch(int(st.seg)).prefetchSlot(st.note)
-					}
-				}
-				w := sc.kw[key]
-				sc.kw[key] = 0
-				st := &tab.st[key]
-				if st.located == 1 {
-					a.add(Ref{int(st.seg), st.note}, g, w)
-					continue
-				}
-				for _, ref := range tab.refs[st.off:][:st.located] {
-					a.add(ref, g, w)
-				}
-			}
-			for _, l := range self {
-				for _, ref := range tab.refsOf(&tab.keys[tab.st[l.key].at-1]) {
-					if ref != (Ref{k, l.source}) {
-						a.add(ref, g, l.w)
-					}
-				}
-			}
-			sc.ktouched = touched
 		}
-		seg.resolved.end(s.q.ResolveGen)
+	}
+	defer func() {
+		for _, ss := range segs {
+			ss.seg.resolved.end(s.q.ResolveGen)
+		}
+	}()
+	// The first stage, each segment's postings summed by key, is the
+	// segment's own; with several segments and many postings they are
+	// summed at once, a segment a worker.
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(segs))
+	if workers > 1 && total >= 2*anchorParallel {
+		var next atomic.Int32
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					k := int(next.Add(1)) - 1
+					if k >= len(segs) {
+						return
+					}
+					a.sumKeys(k, tabs[k])
+				}
+			}()
+		}
+		wg.Wait()
+	} else {
+		for k := range segs {
+			a.sumKeys(k, tabs[k])
+		}
+	}
+	// The second, each key's sum handed to the notes it names, in the
+	// view's order, word by word, as one search alone would add them.
+	for k := range segs {
+		a.giveKeys(k, tabs[k])
 	}
 	s.anchored = a.any
+}
+
+// anchorParallel is half the least number of anchor postings a search
+// has for its segments to be summed at once by several workers (anchors).
+// (A variable for the tests.)
+var anchorParallel uint64 = 16 << 10
+
+// sumKeys sums segment k's anchor postings of every word by link target
+// key, into the segment's scratch (kw, a word's keys kt, its self
+// postings self): the first stage of anchors, which reads and writes
+// nothing of another segment's but through locate, which it serialises.
+func (a *anchorSums) sumKeys(k int, tab *keyTable) {
+	s := a.s
+	ss := s.v.segs[k]
+	seg := ss.seg
+	sc := s.sc[k]
+	G := len(s.groups)
+	if n := G * int(seg.keys); len(sc.kw) < n {
+		sc.kw = make([]float32, n)
+	}
+	for len(sc.kt) < G {
+		sc.kt = append(sc.kt, nil)
+		sc.self = append(sc.self, nil)
+	}
+	for g := range s.groups {
+		kw := sc.kw[g*int(seg.keys):][:seg.keys]
+		touched, self := sc.kt[g][:0], sc.self[g][:0]
+		var batch [anchorBatch]anchorPost
+		for _, e := range s.ents[k][g] {
+			it := seg.anchorPostings(e)
+			for {
+				// A batch of postings is decoded first, the table
+				// rows of their keys asked for as they are: the keys
+				// are scattered over tables of megabytes, and their
+				// misses then overlap instead of coming one by one.
+				n := 0
+				for n < len(batch) && it.next() {
+					key := it.key
+					if key >= seg.keys || ss.deleted(it.source) {
+						continue
+					}
+					w := float32(s.p.Anchor*float64(it.link) + s.p.AnchorContext*float64(it.ctx))
+					if w <= 0 {
+						continue
+					}
+					batch[n] = anchorPost{key, it.source, w}
+					n++
+					prefetchAt(&tab.st[key])
+					prefetchAt(&kw[key])
+				}
+				if n == 0 {
+					break
+				}
+				for _, b := range batch[:n] {
+					key := b.key
+					st := &tab.st[key]
+					if st.view != a.view {
+						a.mu.Lock()
+						a.locate(k, seg, tab, key)
+						a.mu.Unlock()
+					}
+					if st.self == selfNone {
+						if st.located == 0 {
+							continue
+						}
+					} else if st.self == b.source || st.self == selfMany && tab.names(&tab.keys[st.at-1], Ref{k, b.source}) {
+						self = append(self, b) // postings whose source is among the notes their key names
+						continue
+					}
+					if kw[key] == 0 {
+						touched = append(touched, key)
+					}
+					kw[key] += b.w
+				}
+			}
+		}
+		sc.kt[g], sc.self[g] = touched, self
+	}
+}
+
+// giveKeys hands the sums sumKeys made in segment k to the notes their
+// keys name, and clears them: the second stage of anchors.
+func (a *anchorSums) giveKeys(k int, tab *keyTable) {
+	s := a.s
+	seg := s.v.segs[k].seg
+	sc := s.sc[k]
+	for g := range s.groups {
+		kw := sc.kw[g*int(seg.keys):][:seg.keys]
+		touched := sc.kt[g]
+		for i, key := range touched {
+			// Two stages ahead: a key's table row, then, once it has
+			// arrived, the slot of the note it names.
+			if j := i + 2*keyAhead; j < len(touched) {
+				prefetchAt(&tab.st[touched[j]])
+				prefetchAt(&kw[touched[j]])
+			}
+			if j := i + keyAhead; j < len(touched) {
+				if st := &tab.st[touched[j]]; st.located == 1 {
+					s.scratch(int(st.seg)).prefetchSlot(st.note)
+				}
+			}
+			w := kw[key]
+			kw[key] = 0
+			st := &tab.st[key]
+			if st.located == 1 {
+				a.add(Ref{int(st.seg), st.note}, g, w)
+				continue
+			}
+			for _, ref := range tab.refs[st.off:][:st.located] {
+				a.add(ref, g, w)
+			}
+		}
+		for _, l := range sc.self[g] {
+			for _, ref := range tab.refsOf(&tab.keys[tab.st[l.key].at-1]) {
+				if ref != (Ref{k, l.source}) {
+					a.add(ref, g, l.w)
+				}
+			}
+		}
+	}
 }
 
 // anchorBatch is how many anchor postings are decoded before they are
@@ -141,6 +224,7 @@ type anchorPost struct {
 
 // anchorSums is the state of one search's anchor sums.
 type anchorSums struct {
+	mu    sync.Mutex // serialises locate when segments are summed at once
 	s     *searcher
 	view  uint64
 	any   bool                // some note was given a weight
@@ -150,8 +234,8 @@ type anchorSums struct {
 }
 
 // newAnchorSums returns the anchor sums of search s.
-func newAnchorSums(s *searcher) anchorSums {
-	a := anchorSums{s: s, view: s.v.uid(), found: make(map[uint64]Ref)}
+func newAnchorSums(s *searcher) *anchorSums {
+	a := &anchorSums{s: s, view: s.v.uid(), found: make(map[uint64]Ref)}
 	if len(s.v.segs) > 1 {
 		a.cache = make(map[string][]uint64)
 	}

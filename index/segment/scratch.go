@@ -27,10 +27,12 @@ type scratch struct {
 	amask  []uint32
 	aslots []int32
 	loose  []uint64 // by note, a bitset: the notes with a slot
-	// By link target key: a word's anchor weights (zero between words),
-	// and the keys given some (anchors.go).
-	kw       []float32
-	ktouched []uint32
+	// By word and link target key (word g's at kw[g*keys+key]): the anchor
+	// weights (zero between searches), and per word the keys given some
+	// and the postings of a key's own notes (anchors.go).
+	kw   []float32
+	kt   [][]uint32
+	self [][]anchorPost
 }
 
 type noteAgg struct {

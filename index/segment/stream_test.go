@@ -86,6 +86,14 @@ func TestStreamMatchesWordByWord(t *testing.T) {
 		if !reflect.DeepEqual(gc, g) {
 			t.Fatalf("query %d (%+v, k %d): streaming search in ranges\n%+v\nin one pass\n%+v", qi, q.Groups, q.K, gc, g)
 		}
+		// And the same with the segments' anchor postings summed by
+		// several workers at once.
+		anchorParallel = 0
+		gp := v.Search(q, p)
+		anchorParallel = 16 << 10
+		if !reflect.DeepEqual(gp, g) {
+			t.Fatalf("query %d (%+v, k %d): anchors summed at once\n%+v\none segment after another\n%+v", qi, q.Groups, q.K, gp, g)
+		}
 		// And the same with every segment's postings decoded ahead of use
 		// and their rows prefetched (rows.go), in one pass and in ranges
 		// (which skip to a range's first chunk, as deleted notes do).
