@@ -60,20 +60,24 @@ func (s *searcher) anchors() {
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(segs))
 	if workers > 1 && total >= 2*anchorParallel {
 		var next atomic.Int32
+		work := func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(segs) {
+					return
+				}
+				a.sumKeys(k, tabs[k])
+			}
+		}
 		var wg sync.WaitGroup
-		for range workers {
+		for range workers - 1 { // and the search's own goroutine
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for {
-					k := int(next.Add(1)) - 1
-					if k >= len(segs) {
-						return
-					}
-					a.sumKeys(k, tabs[k])
-				}
+				work()
 			}()
 		}
+		work()
 		wg.Wait()
 	} else {
 		for k := range segs {
