@@ -1,0 +1,6 @@
+//go:build !race
+
+package index
+
+// raceEnabled reports a race-enabled build (BuildersHeld).
+const raceEnabled = false
