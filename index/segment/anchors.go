@@ -3,7 +3,6 @@ package segment
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // anchorOnly reports whether group g occurs only as anchor text.
@@ -59,26 +58,7 @@ func (s *searcher) anchors() {
 	// summed at once, a segment a worker.
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(segs))
 	if workers > 1 && total >= 2*anchorParallel {
-		var next atomic.Int32
-		work := func() {
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(segs) {
-					return
-				}
-				a.sumKeys(k, tabs[k])
-			}
-		}
-		var wg sync.WaitGroup
-		for range workers - 1 { // and the search's own goroutine
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work()
-			}()
-		}
-		work()
-		wg.Wait()
+		atOnce(workers, len(segs), func(_, k int) { a.sumKeys(k, tabs[k]) })
 	} else {
 		for k := range segs {
 			a.sumKeys(k, tabs[k])

@@ -65,22 +65,7 @@ func (s *searcher) streamAll(depth int) hitHeap {
 			lists[i] = getTouched()
 			ranges[i].touched = lists[i].c
 		}
-		var next atomic.Int32
-		var wg sync.WaitGroup
-		for _, w := range ws {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(ranges) {
-						return
-					}
-					w.stream(&ranges[i])
-				}
-			}()
-		}
-		wg.Wait()
+		atOnce(len(ws), len(ranges), func(w, i int) { ws[w].stream(&ranges[i]) })
 		for i, r := range ranges {
 			lists[i].c = r.touched
 			sc := s.sc[r.k]
@@ -158,4 +143,31 @@ func (s *searcher) cut(k int, rs []noteRange) []noteRange {
 		n0, c0 = n1, c1
 	}
 	return append(rs, noteRange{k: k, n0: n0, n1: seg.notes, c0: c0, c1: seg.chunks, postings: total / parts})
+}
+
+// atOnce calls do(w, i) for every i below n, each once, from workers
+// goroutines — the caller's and workers-1 more — each taking the next i as
+// it finishes one; w numbers the goroutine (0 the caller's). It returns
+// when every call has.
+func atOnce(workers, n int, do func(w, i int)) {
+	var next atomic.Int32
+	work := func(w int) {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			do(w, i)
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(w)
+		}()
+	}
+	work(0)
+	wg.Wait()
 }
