@@ -178,9 +178,42 @@ func (it *anchorIter) next() bool {
 		return false
 	}
 	it.left--
+	// The usual posting: four varints of up to three bytes each, read
+	// inline (a common word's anchor postings run to tens of thousands).
+	if b := it.d.b; len(b) >= 12 {
+		s, n1 := varint3(b)
+		k, n2 := varint3(b[n1:])
+		l, n3 := varint3(b[n1+n2:])
+		c, n4 := varint3(b[n1+n2+n3:])
+		if n1 != 0 && n2 != 0 && n3 != 0 && n4 != 0 {
+			it.source += s
+			it.key, it.link, it.ctx = k, l, c
+			it.d.b = b[n1+n2+n3+n4:]
+			return true
+		}
+	}
 	it.source += it.d.u32()
 	it.key, it.link, it.ctx = it.d.u32(), it.d.u32(), it.d.u32()
 	return !it.d.bad
+}
+
+// varint3 decodes the varint at the start of b, which holds three bytes
+// at least, if it has three bytes at most; n is 0 if not.
+func varint3(b []byte) (v uint32, n int) {
+	_ = b[2]
+	v = uint32(b[0])
+	if v < 0x80 {
+		return v, 1
+	}
+	v = v&0x7f | uint32(b[1])<<7
+	if b[1] < 0x80 {
+		return v, 2
+	}
+	v = v&0x3fff | uint32(b[2])<<14
+	if b[2] < 0x80 {
+		return v, 3
+	}
+	return 0, 0
 }
 
 // multiIter walks the chunk postings of a query word's variants (usually
