@@ -18,15 +18,32 @@ const maxWorkers = 4
 
 // streamAll runs the streaming pass over the view's segments and returns
 // the best depth notes. The note fields and anchor text of every segment
-// are summed first; then the segments, those with many postings for the
+// are summed first (a segment a worker when they are many); then the segments, those with many postings for the
 // query cut into ranges of notes, are scored by up to GOMAXPROCS workers
 // at once, each into a heap of its own, and the heaps merged: a note that
 // cannot enter a worker's full heap has depth better notes before it, so
 // the merged heap is what one worker would have found.
 func (s *searcher) streamAll(depth int) hitHeap {
+	// Each segment's note fields are its own to sum: with several
+	// segments and many note postings they are summed at once.
+	notes := uint64(0)
+	for k := range s.v.segs {
+		s.scratch(k)
+		for g := range s.groups {
+			for _, e := range s.ents[k][g] {
+				notes += e.nNote
+			}
+		}
+	}
+	if workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(s.v.segs)); workers > 1 && notes >= 2*rangePostings {
+		atOnce(workers, len(s.v.segs), func(_, k int) { s.looseFields(k, s.sc[k]) })
+	} else {
+		for k := range s.v.segs {
+			s.looseFields(k, s.sc[k])
+		}
+	}
 	var ranges []noteRange
 	for k := range s.v.segs {
-		s.looseFields(k, s.scratch(k))
 		ranges = s.cut(k, ranges)
 	}
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(ranges))
