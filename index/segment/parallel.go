@@ -18,11 +18,12 @@ const maxWorkers = 4
 
 // streamAll runs the streaming pass over the view's segments and returns
 // the best depth notes. The note fields and anchor text of every segment
-// are summed first (a segment a worker when they are many); then the segments, those with many postings for the
-// query cut into ranges of notes, are scored by up to GOMAXPROCS workers
-// at once, each into a heap of its own, and the heaps merged: a note that
-// cannot enter a worker's full heap has depth better notes before it, so
-// the merged heap is what one worker would have found.
+// are summed first (a segment a worker when they are many); then the
+// segments, those with many postings for the query cut into ranges of
+// notes, are scored by up to GOMAXPROCS workers at once, each into a heap
+// of its own, and the heaps merged: a note that cannot enter a worker's
+// full heap has depth better notes before it, so the merged heap is what
+// one worker would have found.
 func (s *searcher) streamAll(depth int) hitHeap {
 	// Each segment's note fields are its own to sum: with several
 	// segments and many note postings they are summed at once.
