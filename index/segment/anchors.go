@@ -57,19 +57,15 @@ func (s *searcher) anchors() {
 	// segment's own; with several segments and many postings they are
 	// summed at once, a segment a worker.
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(segs))
-	if workers > 1 && total >= 2*anchorParallel {
-		atOnce(workers, len(segs), func(_, k int) { a.sumKeys(k, tabs[k]) })
-	} else {
-		for k := range segs {
-			a.sumKeys(k, tabs[k])
-		}
+	if total < 2*anchorParallel {
+		workers = 1
 	}
+	atOnce(workers, len(segs), func(_, k int) { a.sumKeys(k, tabs[k]) })
 	// The second, each key's sum handed to the notes it names, in the
 	// view's order, word by word, as one search alone would add them.
 	for k := range segs {
 		a.giveKeys(k, tabs[k])
 	}
-	s.anchored = a.any
 }
 
 // anchorParallel is half the least number of anchor postings a search
@@ -211,7 +207,6 @@ type anchorSums struct {
 	mu    sync.Mutex // serialises locate when segments are summed at once
 	s     *searcher
 	view  uint64
-	any   bool                // some note was given a weight
 	cache map[string][]uint64 // keys resolved in this search (nil with one segment: no key is met twice)
 	found map[uint64]Ref      // ids located in this search
 	byNum map[uint32]int      // the view's segments by number (relocate)
@@ -258,7 +253,6 @@ func (a *anchorSums) add(ref Ref, g int, w float32) {
 	}
 	sc.amask[sl] |= 1 << g
 	sc.av[sl*G+g] += w
-	a.any = true
 }
 
 // locate resolves segment k's key (if its table has not) and locates the

@@ -36,18 +36,16 @@ func (s *searcher) streamAll(depth int) hitHeap {
 			}
 		}
 	}
-	if workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(s.v.segs)); workers > 1 && notes >= 2*rangePostings {
-		atOnce(workers, len(s.v.segs), func(_, k int) { s.looseFields(k, s.sc[k]) })
-	} else {
-		for k := range s.v.segs {
-			s.looseFields(k, s.sc[k])
-		}
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(s.v.segs))
+	if notes < 2*rangePostings {
+		workers = 1
 	}
+	atOnce(workers, len(s.v.segs), func(_, k int) { s.looseFields(k, s.sc[k]) })
 	var ranges []noteRange
 	for k := range s.v.segs {
 		ranges = s.cut(k, ranges)
 	}
-	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(ranges))
+	workers = min(runtime.GOMAXPROCS(0), maxWorkers, len(ranges))
 	total := uint64(0)
 	for _, r := range ranges {
 		total += r.postings

@@ -72,9 +72,6 @@ type searcher struct {
 	ents   [][][]termEntry     // by segment, group, variant
 	sc     []*scratch          // by segment
 
-	// anchored: some note has anchor values (anchors.go).
-	anchored bool
-
 	maxScore float64 // a chunk matching every word at saturation
 }
 

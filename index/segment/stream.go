@@ -38,14 +38,13 @@ type streamer struct {
 	depth  int
 	h      hitHeap
 	its    []multiIter
-	rsum   []float32
 	rows   []float32
 	lensOf *Segment
 	lens   []float64
-	cl     []chunkLen // the chunks' lengths of the segment in stream
-	sums   [maxGroups]float32
+	cl     []chunkLen         // the chunks' lengths of the segment in stream
+	sums   [maxGroups]float32 // the words' summed frequencies in a note
 	// Workers scoring at once write nothing in a cache line another
-	// writes: rsum (sums, written at every posting) and the fields
+	// writes: sums (written at every posting) and the fields
 	// written as notes are decided are kept apart from the other
 	// workers' by a line on either side, and a range's list of chunks
 	// touched is appended to in a variable of stream's own. Sharing lines
@@ -68,7 +67,6 @@ func newStreamer(s *searcher, id, depth int) *streamer {
 	if cap(w.its) < G {
 		w.its = make([]multiIter, G)
 	}
-	w.rsum = w.sums[:G]
 	return w
 }
 
@@ -132,7 +130,7 @@ func (w *streamer) stream(r *noteRange) {
 			live |= 1 << g
 		}
 	}
-	rsum := w.rsum[:G]
+	rsum := w.sums[:G]
 	touched := r.touched
 	defer func() { r.touched = touched }()
 	next := func() uint32 {
@@ -256,7 +254,7 @@ func (w *streamer) looseNote(k int, sc *scratch, n uint32) {
 		return
 	}
 	score := float32(w.s.baseBC(sc, n, w.s.normL(w.cl[first].l)))
-	rsum := w.rsum[:len(w.s.groups)]
+	rsum := w.sums[:len(w.s.groups)]
 	clear(rsum)
 	w.decide(k, sc, noteAgg{note: n, best: first, bestScore: score}, rsum)
 }
