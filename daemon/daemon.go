@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ragd/ragd/daemon/config"
@@ -53,8 +54,11 @@ type Daemon struct {
 	// documents: queries wait for it (awaitStartup). nil on a first start.
 	startup *job
 
-	ln   *ipc.Listener
-	busy int // work keeping the CPU busy (working); guarded by mu
+	ln *ipc.Listener
+	// clients is ln for yieldToClients, which the index calls from its
+	// own goroutines (set once ln listens).
+	clients atomic.Pointer[ipc.Listener]
+	busy    int // work keeping the CPU busy (working); guarded by mu
 }
 
 type vaultState struct {
@@ -99,7 +103,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// limit (memory.go).
 	restoreMemory := sync.OnceFunc(limitStartupMemory())
 	defer restoreMemory()
-	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: bm25Of(d.cfg.Index), Fields: fieldsOf(d.cfg.Index)})
+	store, err := index.Open(index.Options{Dir: dataDir, Logger: d.log, BM25: bm25Of(d.cfg.Index), Fields: fieldsOf(d.cfg.Index),
+		Yield: d.yieldToClients})
 	if errors.Is(err, index.ErrLocked) {
 		return fmt.Errorf("another ragd is already running on data dir %s (stop it first, or set daemon.data_dir)", d.cfg.Daemon.DataDir)
 	}
@@ -134,6 +139,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return err
 	}
 	d.ln = ln
+	d.clients.Store(ln)
 	srv := &http.Server{
 		Handler:           ipc.NewHandler(d, d.log),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -300,6 +306,16 @@ func (d *Daemon) awaitStartup(ctx context.Context) {
 	case <-d.startup.done:
 	case <-ctx.Done():
 	case <-t.C:
+	}
+}
+
+// yieldToClients gives way to waiting clients (ipc.Listener.Yield): the
+// indexing's workers and writer and the segment merges call it between
+// steps, so that a request is read and answered before their next time
+// slice rather than after it.
+func (d *Daemon) yieldToClients() {
+	if l := d.clients.Load(); l != nil {
+		l.Yield()
 	}
 }
 

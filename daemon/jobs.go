@@ -147,7 +147,7 @@ func (d *Daemon) reconcile(ctx context.Context, j *job, name string) ipc.Reindex
 		// Held removals: index what is new or changed, remove nothing.
 		KeepMissing: verdict == watch.HoldDeletions, Unreadable: unreadable,
 		Scopes: paths, Progress: &j.prog, Extract: d.extractFunc(ctx, j.trigger == triggerManual || j.trigger == triggerRetry),
-		Enrich: d.enrichFunc(), Enricher: d.enricher(),
+		Enrich: d.enrichFunc(), Enricher: d.enricher(), Yield: d.yieldToClients,
 		OnDoc: func(op, path, reason string) {
 			d.events.publish(ipc.Event{Type: op, Vault: name, Path: path, Error: reason})
 		},

@@ -54,7 +54,7 @@ var TuneSegments func(*segment.Options)
 // holds only the changes since the last flush, so replaying it would leave
 // out every note flushed before.
 func (s *Store) openLexical(dir string, rebuild bool) error {
-	opts := segment.Options{Dir: dir, Logger: s.log, OnFlush: s.dropJournal}
+	opts := segment.Options{Dir: dir, Logger: s.log, OnFlush: s.dropJournal, Yield: s.yield}
 	if TuneSegments != nil {
 		TuneSegments(&opts)
 	}

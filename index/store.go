@@ -66,6 +66,10 @@ type Options struct {
 	// file system (DefaultMinFree when 0); a write that would not is
 	// refused with a *DiskFullError.
 	MinFree int64
+	// Yield, if set, is called while large segments are laid out and may
+	// block for a while (segment.Options.Yield): the daemon gives way to
+	// its clients there.
+	Yield func()
 }
 
 // Store is the Badger-backed index with its in-memory BM25 postings, entity
@@ -105,6 +109,7 @@ type Store struct {
 	params   BM25
 	fields   Fields
 	an       *analyze.Analyzer
+	yield    func()        // Options.Yield, or nil
 	wmu      sync.Mutex    // one writer at a time; guards stats and vcounts
 	stopGC   chan struct{} // closed by Close: ends collectGarbage and warmAnchors
 	warm     chan struct{} // a change since the last warm of the anchor keys (warm.go)
@@ -180,7 +185,7 @@ func Open(opts Options) (*Store, error) {
 		opts.Fields = f
 	}
 	s := &Store{dir: opts.Dir, db: db, log: opts.Logger, mem: newMemIndex(), an: analyze.New(),
-		params: opts.BM25, fields: opts.Fields,
+		params: opts.BM25, fields: opts.Fields, yield: opts.Yield,
 		disk: diskSpace{dir: opts.Dir, minFree: DefaultMinFree, free: freeBytes}}
 	if opts.MinFree > 0 {
 		s.disk.minFree = uint64(opts.MinFree)

@@ -60,19 +60,22 @@ func Listen(path string, log *slog.Logger) (*Listener, error) {
 	}
 	ul := ln.(*net.UnixListener)
 	ul.SetUnlinkOnClose(true)
-	return &Listener{ul: ul, uid: uid, log: log, conns: make(map[*pollConn]struct{})}, nil
+	return &Listener{ul: ul, uid: uid, log: log, conns: make(map[*pollConn]struct{}), lfd: rawFD(ul)}, nil
 }
 
 // Listener is the daemon's socket (Listen): it refuses connections whose
-// peer is another user, and polls while the daemon is busy (Polling).
+// peer is another user, polls while the daemon is busy (Polling), and
+// lets the daemon's background work give way to waiting clients (Yield).
 type Listener struct {
 	ul      *net.UnixListener
 	uid     int
 	log     *slog.Logger
 	polling atomic.Bool
 	amu     sync.Mutex // orders the arming of Accept's deadline
-	mu      sync.Mutex // guards conns
+	mu      sync.Mutex // guards conns, lfd and ys's buffers
 	conns   map[*pollConn]struct{}
+	lfd     int // the socket's descriptor for Yield's poll; -1 once closed
+	ys      yieldState
 }
 
 // Accept returns the next connection of the listener's user.
@@ -98,7 +101,12 @@ func (l *Listener) Accept() (net.Conn, error) {
 }
 
 // Close stops listening and removes the socket file.
-func (l *Listener) Close() error { return l.ul.Close() }
+func (l *Listener) Close() error {
+	l.mu.Lock()
+	l.lfd = -1
+	l.mu.Unlock()
+	return l.ul.Close()
+}
 
 // Addr is the socket's address.
 func (l *Listener) Addr() net.Addr { return l.ul.Addr() }

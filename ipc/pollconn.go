@@ -22,7 +22,9 @@ import (
 // wakes runs next on that P. So while Polling is on, a waiting Accept or
 // Read wakes every pollEvery and tries again: a request waits for the
 // current time slice of one P, not for the global queue. Off (an idle
-// daemon), they park in the poller as usual and cost nothing.
+// daemon), they park in the poller as usual and cost nothing. A timer runs
+// only when its P schedules, though, and the daemon's own long work looks
+// for clients itself as well (Yield, yield.go).
 
 // pollEvery is how often a waiting Accept or Read looks for work while the
 // listener polls: at most this much is added to an answer, and a waiting
@@ -84,7 +86,7 @@ func (l *Listener) acceptUnix() (*net.UnixConn, error) {
 // track registers a connection so that Polling reaches its waiting Read,
 // until it is closed.
 func (l *Listener) track(c *net.UnixConn) *pollConn {
-	pc := &pollConn{jsonErrorConn: jsonErrorConn{c}, l: l}
+	pc := &pollConn{jsonErrorConn: jsonErrorConn{c}, l: l, fd: rawFD(c)}
 	l.mu.Lock()
 	l.conns[pc] = struct{}{}
 	l.mu.Unlock()
@@ -96,6 +98,7 @@ func (l *Listener) track(c *net.UnixConn) *pollConn {
 type pollConn struct {
 	jsonErrorConn
 	l   *Listener
+	fd  int // for Yield's poll; the connection leaves l.conns before it is closed
 	mu  sync.Mutex
 	rdl time.Time // the read deadline set by the connection's user
 }

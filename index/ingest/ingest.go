@@ -115,6 +115,11 @@ type SyncOptions struct {
 	Enrich   EnrichFunc
 	Enricher string
 	Progress *Progress
+	// Yield, if set, gives way to the daemon's clients: the workers call
+	// it before each file and the writer before each commit, and it may
+	// block a few milliseconds while a request waits to be read
+	// (ipc.Listener.Yield).
+	Yield func()
 }
 
 // SyncResult counts what a Sync did.
@@ -212,6 +217,9 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 				if feedCtx.Err() != nil {
 					continue // a write failed or the pass was cancelled
 				}
+				if opt.Yield != nil {
+					opt.Yield()
+				}
 				old := byPath[f.Rel]
 				if in.unchangedUnread(opt, f, old, pipes) {
 					unchanged.Add(1)
@@ -254,6 +262,9 @@ func (in *Ingester) Sync(ctx context.Context, opt SyncOptions, files []File) (Sy
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
+		}
+		if opt.Yield != nil {
+			opt.Yield()
 		}
 		err := in.store.Apply(batch)
 		if err == nil {

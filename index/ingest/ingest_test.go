@@ -230,3 +230,24 @@ func TestBulkPass(t *testing.T) {
 		}
 	}
 }
+
+// The workers give way to the daemon's clients before each file and the
+// writer before each commit (SyncOptions.Yield).
+func TestSyncYields(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	files := indextest.WriteVault(t, t.TempDir(), indextest.SampleVault)
+	var calls atomic.Int64
+	opt := ingest.SyncOptions{Vault: "v", Yield: func() { calls.Add(1) }}
+	res, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), opt, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed != len(files) {
+		t.Fatalf("sync = %+v", res)
+	}
+	// One call a file, and at least one a commit.
+	if n := calls.Load(); n < int64(len(files))+1 {
+		t.Fatalf("Yield called %d times for %d files, want one a file and one a commit at least", n, len(files))
+	}
+}

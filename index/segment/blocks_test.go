@@ -121,7 +121,7 @@ func TestBlockBounds(t *testing.T) {
 	for i := uint32(0); i < a.notes; i += 7 {
 		del.set(i)
 	}
-	merged, err := Open(merge([]mergeInput{{seg: a, del: del}, {seg: b}}))
+	merged, err := Open(merge([]mergeInput{{seg: a, del: del}, {seg: b}}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,6 +113,7 @@ func (s *Set) finishPending() {
 	if s.pend == nil {
 		return
 	}
+	s.pend.w.yield = s.opt.Yield
 	b, del := s.pend.finish()
 	if s.bulk > 0 {
 		s.used = s.pend

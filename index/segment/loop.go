@@ -122,7 +122,7 @@ func (s *Set) mergeMemory() error {
 	if len(ins) < 2 {
 		return nil
 	}
-	seg, err := Open(merge(inputsOf(ins)))
+	seg, err := Open(merge(inputsOf(ins), s.opt.Yield))
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (s *Set) flush(final bool) error {
 			return err
 		}
 	} else {
-		write = mergeWriter(inputsOf(ins)).writeTo
+		write = mergeWriter(inputsOf(ins), s.opt.Yield).writeTo
 	}
 	seg, err := s.writeSegment(write)
 	if err != nil {
@@ -177,7 +177,7 @@ func (s *Set) mergeDisk() (bool, error) {
 	if len(ins) == 0 {
 		return false, nil
 	}
-	seg, err := s.writeSegment(mergeWriter(inputsOf(ins)).writeTo)
+	seg, err := s.writeSegment(mergeWriter(inputsOf(ins), s.opt.Yield).writeTo)
 	if err != nil {
 		return true, err
 	}

@@ -17,13 +17,15 @@ type mergeInput struct {
 // and body positions are copied as bytes, postings re-coded only for their
 // chunk numbers, and each note's forward list carried over with the terms
 // renumbered; the dictionaries are merged term by term.
-func merge(ins []mergeInput) []byte { return mergeWriter(ins).finish() }
+func merge(ins []mergeInput, yield func()) []byte { return mergeWriter(ins, yield).finish() }
 
 // mergeWriter lays out the merge of ins in a writer, for finish (bytes) or
 // writeFile. Its sections are sized up front to the inputs' (an upper
-// bound), so that a large merge does not allocate them twice over.
-func mergeWriter(ins []mergeInput) *writer {
+// bound), so that a large merge does not allocate them twice over. yield,
+// if set, is called every yieldSteps steps (writer.step).
+func mergeWriter(ins []mergeInput, yield func()) *writer {
 	w := newWriter()
+	w.yield = yield
 	for i := range w.sec {
 		n := 0
 		for _, in := range ins {

@@ -340,7 +340,7 @@ func TestMergeAndDeletionsMatchAFreshBuild(t *testing.T) {
 	if v.stats != fresh.stats {
 		t.Fatalf("stats after deletions %+v, fresh %+v", v.stats, fresh.stats)
 	}
-	merged, err := Open(merge([]mergeInput{{v.segs[0].seg, v.segs[0].del}, {v.segs[1].seg, v.segs[1].del}}))
+	merged, err := Open(merge([]mergeInput{{v.segs[0].seg, v.segs[0].del}, {v.segs[1].seg, v.segs[1].del}}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

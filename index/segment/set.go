@@ -36,6 +36,12 @@ type Options struct {
 	// every change up to seq is durable (the store then drops its journal
 	// up to seq).
 	OnFlush func(seq uint64)
+	// Yield, if set, is called every yieldSteps postings, terms and notes
+	// while a large segment is laid out (a bulk segment made, segments
+	// merged) and may block for a while: the daemon gives way to its
+	// clients there (ipc.Listener.Yield). It is called with bmu held when
+	// a bulk segment is made (only writers take bmu), never with mu.
+	Yield func()
 }
 
 func (o *Options) setDefaults() {

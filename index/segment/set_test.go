@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -358,4 +359,34 @@ func TestFlushReturnsAfterTheMergesItMadeDue(t *testing.T) {
 			t.Fatalf("note %d not in the merged segment", n.ID)
 		}
 	}
+}
+
+// The set gives way (Options.Yield) while it lays out a bulk segment and
+// while it merges segment files, and what it lays out is the same.
+func TestSetYieldsWhileLayingOut(t *testing.T) {
+	notes := randomNotes(5, 1000)
+	var calls atomic.Int64 // Apply's goroutine and the background loop's
+	s := openTestSet(t, Options{FlushBytes: 1 << 30, MergeFactor: 2, FlushAfter: time.Hour,
+		Yield: func() { calls.Add(1) }})
+	s.BeginBulk()
+	s.Apply(1, nil, notes[:500])
+	s.EndBulk()
+	bulk := calls.Load()
+	if bulk == 0 {
+		t.Fatal("no yield while a bulk segment of 500 notes was laid out")
+	}
+	if err := s.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	s.Apply(2, nil, notes[500:])
+	if err := s.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if in := s.Info(); in.Segments != 1 || in.Memory != 0 {
+		t.Fatalf("after the second Flush: %d segment files and %d in memory, want 1 and 0 (merged)", in.Segments, in.Memory)
+	}
+	if calls.Load() == bulk {
+		t.Fatal("no yield while two segment files of 500 notes each were merged")
+	}
+	sameResults(t, "laid out with yields", searchAll(s), freshResults(t, notes))
 }

@@ -10,7 +10,17 @@ import (
 // writer lays out a segment. Notes and their chunks are added first, in
 // order; then terms, in sorted order, each with its postings; finish
 // returns the segment's bytes.
+// yieldSteps is how many postings, terms and notes a writer lays out
+// between calls of its yield: well under a millisecond of a large merge's
+// or bulk segment's work (the commonest terms of a large vault have a
+// million postings each, so terms alone are too coarse a step).
+const yieldSteps = 4096
+
 type writer struct {
+	// yield, if set, is called every yieldSteps steps of a large build or
+	// merge (Options.Yield).
+	yield    func()
+	steps    int
 	sec      [numSections][]byte
 	notes    uint32
 	chunks   uint32
@@ -181,6 +191,7 @@ func (w *writer) posting(chunk, body, head uint32, pos []uint32) {
 
 // notePosting adds a note posting; notes come in ascending order.
 func (w *writer) notePosting(note uint32, tf *[NoteFields]uint32) {
+	w.step()
 	p := &w.sec[secNotePosts]
 	*p = binary.AppendUvarint(*p, uint64(note-w.lastNote))
 	w.lastNote = note
@@ -202,6 +213,7 @@ func (w *writer) notePosting(note uint32, tf *[NoteFields]uint32) {
 // anchorPosting adds an anchor posting of source note; sources come in
 // ascending order.
 func (w *writer) anchorPosting(source, key, link, ctx uint32) {
+	w.step()
 	p := &w.sec[secAnchorPosts]
 	*p = binary.AppendUvarint(*p, uint64(source-w.lastSource))
 	w.lastSource = source
@@ -246,6 +258,19 @@ func (w *writer) endTerm(text string, df uint64) {
 		*d = binary.AppendUvarint(*d, uint64(w.termStart[3]))
 	}
 	w.terms++
+	w.step()
+}
+
+// step counts a unit of the writer's work — a posting, a term, a note —
+// and calls yield after every yieldSteps of them.
+func (w *writer) step() {
+	if w.yield == nil {
+		return
+	}
+	if w.steps++; w.steps == yieldSteps {
+		w.steps = 0
+		w.yield()
+	}
 }
 
 // finish lays out the header and sections and returns the segment.
@@ -353,6 +378,7 @@ func (w *writer) writeForward() {
 // postingRaw adds a chunk posting whose positions (body varints, delta
 // coded) are already encoded in pos.
 func (w *writer) postingRaw(chunk, body, head uint32, pos []byte) {
+	w.step()
 	p := &w.sec[secPostings]
 	*p = binary.AppendUvarint(*p, uint64(chunk-w.lastChunk))
 	w.lastChunk = chunk
@@ -372,6 +398,7 @@ func (w *writer) postingRaw(chunk, body, head uint32, pos []byte) {
 // addNoteRaw appends a note whose data (vault, path, title, tags, aliases,
 // headings) is already encoded.
 func (w *writer) addNoteRaw(id uint64, data []byte, mtime int64, fieldLen [NoteFields]uint32, nChunks uint32) uint32 {
+	w.step()
 	n := w.notes
 	w.notes++
 	var row [noteRowSize]byte
