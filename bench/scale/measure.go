@@ -29,6 +29,7 @@ type sample struct {
 	SaveP50MS    float64 `json:"save_searchable_p50_ms"`
 	StatusP50MS  float64 `json:"status_p50_ms,omitempty"` // status answers during the cold index (ragd)
 	StatusMaxMS  float64 `json:"status_max_ms,omitempty"`
+	StatusMaxAt  string  `json:"status_max_at,omitempty"`        // when the slowest answer came: seconds in, files done
 	StatusCalls  int     `json:"status_calls,omitempty"`         // every call, answered or not
 	StatusSlow   int     `json:"status_over_50ms,omitempty"`     // answers slower than 50 ms
 	StatusFailed int     `json:"status_failed,omitempty"`        // calls that failed once the daemon had answered
@@ -94,8 +95,14 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 	var status []float64
 	var last *ipc.StatusResponse // the last status answered, for a run that times out
 	var lastAt time.Time
+	var slowest time.Duration
+	start := time.Now()
 	observe := func(took time.Duration, st *ipc.StatusResponse, err error) {
 		smp.StatusCalls++
+		if err == nil && took > slowest {
+			slowest = took
+			smp.StatusMaxAt = statusAt(time.Since(start)-took, st)
+		}
 		switch {
 		case err != nil && last == nil:
 			smp.StatusEarly++
@@ -109,7 +116,7 @@ func measure(ctx context.Context, e engine, work string, s settings) (smp sample
 		status = append(status, float64(took.Microseconds())/1000)
 		last, lastAt = st, time.Now()
 	}
-	start := time.Now()
+	start = time.Now()
 	if err := e.start(work); err != nil {
 		return smp, err
 	}
@@ -292,6 +299,18 @@ func reconciledAt(st *ipc.StatusResponse) time.Time {
 		if v.LastReconcile.After(at) {
 			at = *v.LastReconcile
 		}
+	}
+	return at
+}
+
+// statusAt says when a status call was made: seconds into the cold index,
+// and the pass's progress as the answer gave it.
+func statusAt(in time.Duration, st *ipc.StatusResponse) string {
+	at := fmt.Sprintf("%.1f s in", in.Seconds())
+	if p := st.Progress; p != nil && p.Total > 0 {
+		at += fmt.Sprintf(", %d of %d files", p.Done, p.Total)
+	} else if st.State != "" {
+		at += ", " + st.State
 	}
 	return at
 }

@@ -224,7 +224,8 @@ func runEngines(ctx context.Context, c *config, res *scaleResult, vault string, 
 			}
 			status := ""
 			if smp.StatusCalls > 0 {
-				status = fmt.Sprintf(", status p50 / max %.1f / %.0f ms (%d of %d over 50 ms)", smp.StatusP50MS, smp.StatusMaxMS, smp.StatusSlow, smp.StatusCalls)
+				status = fmt.Sprintf(", status p50 / max %.1f / %.0f ms (%s; %d of %d over 50 ms)",
+					smp.StatusP50MS, smp.StatusMaxMS, smp.StatusMaxAt, smp.StatusSlow, smp.StatusCalls)
 			}
 			fmt.Fprintf(log, "  cold %.1f s (CPU %.1f s), peak %.0f MB, idle %.0f MB, restart %.2f s, p50 / p95 %.2f / %.2f ms%s %s\n",
 				smp.ColdS, smp.ColdCPUS, smp.PeakMB, smp.IdleMB, smp.RestartS, smp.QueryP50MS, smp.QueryP95MS, status, smp.Failed)

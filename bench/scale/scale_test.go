@@ -15,6 +15,7 @@ import (
 	"github.com/ragd/ragd/bench/peer/fts5"
 	"github.com/ragd/ragd/bench/peer/peertest"
 	"github.com/ragd/ragd/bench/vaultgen"
+	"github.com/ragd/ragd/ipc"
 )
 
 func TestMain(m *testing.M) {
@@ -287,4 +288,15 @@ func treeFiles(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+func TestStatusAt(t *testing.T) {
+	st := &ipc.StatusResponse{State: ipc.StateIndexing, Progress: &ipc.Progress{Total: 328550, Done: 4096}}
+	if got, want := statusAt(41234*time.Millisecond, st), "41.2 s in, 4096 of 328550 files"; got != want {
+		t.Errorf("statusAt = %q, want %q", got, want)
+	}
+	st.Progress = nil
+	if got, want := statusAt(time.Second, st), "1.0 s in, "+ipc.StateIndexing; got != want {
+		t.Errorf("statusAt without progress = %q, want %q", got, want)
+	}
 }
