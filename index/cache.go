@@ -42,10 +42,10 @@ func (s *Store) Cached(c Cache, sha, plugin string) (val []byte, found bool, err
 	return val, err == nil, err
 }
 
-// PutCache stores a value in a cache. A value too large for one
-// transaction is not cached.
+// PutCache stores a value in a cache. A value larger than a document may
+// be is not cached.
 func (s *Store) PutCache(c Cache, sha, plugin string, val []byte) error {
-	if int64(len(val)) > s.db.MaxBatchSize()/2 {
+	if int64(len(val)) > maxDocumentBytes {
 		return nil
 	}
 	return s.update(int64(len(val)), func(txn *badger.Txn) error { return txn.Set(cacheKey(c, sha, plugin), val) })

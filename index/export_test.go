@@ -15,7 +15,6 @@ import (
 
 func (s *Store) SnapshotPath(id uint64) string            { return s.snapshotPath(id) }
 func (s *Store) StoredHashes(id uint64) ([]uint64, error) { return s.storedHashes(id) }
-func (s *Store) MaxBatchSize() int64                      { return s.db.MaxBatchSize() }
 func (s *Store) GCValueLog() int                          { return s.gcValueLog() }
 func (s *Store) Flatten(workers int) error                { return s.db.Flatten(workers) }
 

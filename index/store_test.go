@@ -117,7 +117,7 @@ func TestTooLargeForOneTransactionIsFailedNotSplit(t *testing.T) {
 	// index data (chunks, parents, note record) is over the transaction
 	// limit: the commit finds that out.
 	var b strings.Builder
-	for i := 0; b.Len() < int(s.MaxBatchSize())*3/4; i++ {
+	for i := 0; b.Len() < int(s.MaxDocumentBytes())*15/16; i++ {
 		b.WriteString("w")
 		b.WriteString(strings.Repeat(string(rune('a'+i%26)), 1+i%7))
 		b.WriteString(time.Duration(i).String())

@@ -59,6 +59,19 @@ type change struct {
 // before it is committed and a new transaction started.
 const txnFill = 0.8
 
+// maxDocumentBytes is the most index data (its records' keys and values)
+// one document may have; a larger one is recorded as failed ("too large to
+// index in one transaction"). It is what Badger's transaction limit was,
+// less txnFill, when it was the bound (15 % of the 16 MB memtables of
+// earlier builds): Badger counts a value of valueThreshold bytes or more —
+// nearly all of a document's, which go to the value log — as its key and a
+// 12-byte pointer (estimate), so its limit no longer bounds a document, and
+// the memtables could be made smaller without making documents fail.
+var maxDocumentBytes = func() int64 {
+	limit := int64(15 * (16 << 20) / 100) // Badger's: 15 % of the memtable size
+	return int64(float64(limit) * txnFill)
+}()
+
 // Apply writes ops in as few transactions as fit Badger's limits. Each
 // document's whole update lands in exactly one transaction. A document too
 // large for one transaction is recorded as failed instead. Apply returns
@@ -72,13 +85,14 @@ func (s *Store) Apply(ops []Op) error {
 	txn := s.db.NewTransaction(true)
 	defer func() { txn.Discard() }()
 	var pending []change
-	var size, count int64
+	var size, count int64 // as Badger counts them (estimate)
+	var data int64        // the records' bytes, for the room on disk
 	stats, vcounts := s.stats, maps.Clone(s.vcounts)
 	if vcounts == nil {
 		vcounts = make(map[string]VaultCount)
 	}
 	commit := func() error {
-		if err := s.disk.check(size); err != nil {
+		if err := s.disk.check(data); err != nil {
 			return err
 		}
 		b, _ := json.Marshal(stats)
@@ -105,7 +119,7 @@ func (s *Store) Apply(ops []Op) error {
 		s.stats, s.vcounts = stats, vcounts
 		s.applyMem(pending, s.seq, maps.Clone(vcounts))
 		vcounts = maps.Clone(vcounts)
-		pending, size, count = pending[:0], 0, 0
+		pending, size, count, data = pending[:0], 0, 0, 0
 		txn = s.db.NewTransaction(true)
 		return nil
 	}
@@ -115,17 +129,21 @@ func (s *Store) Apply(ops []Op) error {
 			return err
 		}
 		sz, n := estimate(ents)
-		if (sz > maxSize || n > maxCount) && op.Put != nil && op.Put.Doc.Status == StatusOK {
+		raw := recordBytes(ents)
+		if (raw > maxDocumentBytes || sz > maxSize || n > maxCount) && op.Put != nil && op.Put.Doc.Status == StatusOK {
 			reason := fmt.Sprintf("too large to index in one transaction (%.1f MB of index data; limit %.1f MB)",
-				float64(sz)/(1<<20), float64(maxSize)/(1<<20))
+				float64(raw)/(1<<20), float64(maxDocumentBytes)/(1<<20))
 			op.Put.markFailed(reason) // in place, so the caller sees the outcome
 			ents, ch, err = s.stage(txn, op)
 			if err != nil {
 				return err
 			}
 			sz, n = estimate(ents)
+			raw = recordBytes(ents)
 		}
-		if count > 0 && (size+sz > maxSize || count+n > maxCount) {
+		// A transaction holds its records until it commits: no more of
+		// them than one document may have, as when that was Badger's limit.
+		if count > 0 && (size+sz > maxSize || count+n > maxCount || data+raw > maxDocumentBytes) {
 			if err := commit(); err != nil {
 				return err
 			}
@@ -134,6 +152,7 @@ func (s *Store) Apply(ops []Op) error {
 				return err
 			}
 			sz, n = estimate(ents)
+			raw = recordBytes(ents)
 		}
 		for _, e := range ents {
 			if e.del {
@@ -145,7 +164,7 @@ func (s *Store) Apply(ops []Op) error {
 				return fmt.Errorf("index: stage %s: %w", op.describe(), err)
 			}
 		}
-		size, count = size+sz, count+n
+		size, count, data = size+sz, count+n, data+raw
 		stats.add(oldStats(ch), -1)
 		stats.add(ch.put.stats(), 1)
 		addStats(vcounts, ch.vault, oldStats(ch), -1)
@@ -161,9 +180,7 @@ func (s *Store) Apply(ops []Op) error {
 // MaxDocumentBytes is about the most index data one document may have: a
 // document is written in one transaction, and one bigger than this is
 // recorded as failed ("too large to index in one transaction").
-func (s *Store) MaxDocumentBytes() int64 {
-	return int64(float64(s.db.MaxBatchSize()) * txnFill)
-}
+func (s *Store) MaxDocumentBytes() int64 { return maxDocumentBytes }
 
 func (op Op) describe() string {
 	if op.Put != nil {
@@ -174,9 +191,21 @@ func (op Op) describe() string {
 
 func estimate(ents []entry) (size, count int64) {
 	for _, e := range ents {
-		size += int64(len(e.key)+len(e.val)) + 12
+		v := int64(len(e.val))
+		if v >= valueThreshold {
+			v = 12 // in the value log: a pointer in the transaction
+		}
+		size += int64(len(e.key)) + v + 2 + 10 // Badger's Txn.checkSize
 	}
 	return size, int64(len(ents))
+}
+
+// recordBytes is the index data of ents: their keys and values.
+func recordBytes(ents []entry) (n int64) {
+	for _, e := range ents {
+		n += int64(len(e.key)+len(e.val)) + 12
+	}
+	return n
 }
 
 func oldStats(ch change) Stats {

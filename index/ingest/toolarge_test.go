@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -90,6 +91,60 @@ func TestExtractedTextTooLargeIsFailed(t *testing.T) {
 	// Not extracted again until the file changes.
 	if res := syncExtract(t, s, files, ex.extract); res.Unchanged != 2 || ex.count() != 1 {
 		t.Errorf("second sync = %+v with %d extractions; want both unchanged, one extraction", res, ex.count())
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A note of more than Badger's transaction limit in raw bytes is indexed
+// whole: its chunk record goes to the value log, which a transaction
+// counts as a pointer, and the bound is the store's own (MaxDocumentBytes).
+func TestLargeNoteUnderTheBoundIsIndexed(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	var b strings.Builder
+	b.WriteString("# Almanac\n\n")
+	for i := 0; b.Len() < int(s.MaxDocumentBytes()*3/5); i++ {
+		fmt.Fprintf(&b, "Entry %d records the tide at harbour %d and the wind from bearing %d.\n\n", i, i%97, i%360)
+	}
+	b.WriteString("The last entry names the lighthouse keeper Ingrid.\n")
+	files := indextest.WriteVault(t, t.TempDir(), map[string]string{"almanac.md": b.String()})
+	res, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), ingest.SyncOptions{Vault: "v"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed != 1 || res.Failed != 0 {
+		d, _ := s.Document("v", "almanac.md")
+		t.Fatalf("sync of a %.1f MB note = %+v (%+v)", float64(b.Len())/(1<<20), res, d)
+	}
+	if got := indextest.Search(t, s, "ingrid lighthouse"); len(got) != 1 || got[0] != "almanac.md" {
+		t.Errorf("ingrid lighthouse → %v", got)
+	}
+}
+
+// Many large notes in one pass are committed in as many transactions as
+// their records need: none is refused by Badger (ErrTxnTooBig fails the
+// pass) and every one is indexed.
+func TestManyLargeNotesInOnePass(t *testing.T) {
+	s := indextest.Open(t, t.TempDir())
+	defer s.Close()
+	notes := map[string]string{}
+	for n := range 12 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Log %d\n\n", n)
+		for i := 0; b.Len() < int(s.MaxDocumentBytes()/5); i++ {
+			fmt.Fprintf(&b, "Line %d of log %d: the pump ran %d minutes.\n\n", i, n, i%61)
+		}
+		notes[fmt.Sprintf("log%02d.md", n)] = b.String()
+	}
+	files := indextest.WriteVault(t, t.TempDir(), notes)
+	res, err := ingest.New(s, ingest.Options{}).Sync(context.Background(), ingest.SyncOptions{Vault: "v"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed != len(notes) || res.Failed != 0 {
+		t.Fatalf("sync = %+v, want all %d indexed", res, len(notes))
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
