@@ -68,7 +68,7 @@ const txnFill = 0.8
 // 12-byte pointer (estimate), so its limit no longer bounds a document, and
 // the memtables could be made smaller without making documents fail.
 var maxDocumentBytes = func() int64 {
-	limit := int64(15 * (16 << 20) / 100) // Badger's: 15 % of the memtable size
+	limit := int64(15 * (16 << 20) / 100) // Badger's with 16 MB memtables
 	return int64(float64(limit) * txnFill)
 }()
 
