@@ -54,11 +54,10 @@ type Daemon struct {
 	// documents: queries wait for it (awaitStartup). nil on a first start.
 	startup *job
 
-	ln *ipc.Listener
-	// clients is ln for yieldToClients, which the index calls from its
-	// own goroutines (set once ln listens).
-	clients atomic.Pointer[ipc.Listener]
-	busy    int // work keeping the CPU busy (working); guarded by mu
+	// ln is the socket, set once it listens; the index calls
+	// yieldToClients from its own goroutines, from its open on.
+	ln   atomic.Pointer[ipc.Listener]
+	busy int // work keeping the CPU busy (working); guarded by mu
 }
 
 type vaultState struct {
@@ -138,8 +137,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 		return err
 	}
-	d.ln = ln
-	d.clients.Store(ln)
+	d.ln.Store(ln)
 	srv := &http.Server{
 		Handler:           ipc.NewHandler(d, d.log),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -314,7 +312,7 @@ func (d *Daemon) awaitStartup(ctx context.Context) {
 // steps, so that a request is read and answered before their next time
 // slice rather than after it.
 func (d *Daemon) yieldToClients() {
-	if l := d.clients.Load(); l != nil {
+	if l := d.ln.Load(); l != nil {
 		l.Yield()
 	}
 }
@@ -329,14 +327,14 @@ func (d *Daemon) working() (done func()) {
 	d.mu.Lock()
 	d.busy++
 	if d.busy == 1 {
-		d.ln.Polling(true)
+		d.ln.Load().Polling(true)
 	}
 	d.mu.Unlock()
 	return sync.OnceFunc(func() {
 		d.mu.Lock()
 		d.busy--
 		if d.busy == 0 {
-			d.ln.Polling(false)
+			d.ln.Load().Polling(false)
 		}
 		d.mu.Unlock()
 	})

@@ -128,8 +128,7 @@ func (s *Store) Apply(ops []Op) error {
 		if err != nil {
 			return err
 		}
-		sz, n := estimate(ents)
-		raw := recordBytes(ents)
+		sz, n, raw := estimate(ents)
 		if (raw > maxDocumentBytes || sz > maxSize || n > maxCount) && op.Put != nil && op.Put.Doc.Status == StatusOK {
 			reason := fmt.Sprintf("too large to index in one transaction (%.1f MB of index data; limit %.1f MB)",
 				float64(raw)/(1<<20), float64(maxDocumentBytes)/(1<<20))
@@ -138,8 +137,7 @@ func (s *Store) Apply(ops []Op) error {
 			if err != nil {
 				return err
 			}
-			sz, n = estimate(ents)
-			raw = recordBytes(ents)
+			sz, n, raw = estimate(ents)
 		}
 		// A transaction holds its records until it commits: no more of
 		// them than one document may have, as when that was Badger's limit.
@@ -151,8 +149,7 @@ func (s *Store) Apply(ops []Op) error {
 			if ents, ch, err = s.stage(txn, op); err != nil {
 				return err
 			}
-			sz, n = estimate(ents)
-			raw = recordBytes(ents)
+			sz, n, raw = estimate(ents)
 		}
 		for _, e := range ents {
 			if e.del {
@@ -189,23 +186,20 @@ func (op Op) describe() string {
 	return op.Vault + "/" + op.Path
 }
 
-func estimate(ents []entry) (size, count int64) {
+// estimate is what ents count against a transaction's limits as Badger
+// counts them (Txn.checkSize: a value of valueThreshold bytes or more goes
+// to the value log and counts as a 12-byte pointer), and raw their index
+// data, keys and values, which maxDocumentBytes bounds.
+func estimate(ents []entry) (size, count, raw int64) {
 	for _, e := range ents {
-		v := int64(len(e.val))
+		k, v := int64(len(e.key)), int64(len(e.val))
+		raw += k + v + 12
 		if v >= valueThreshold {
-			v = 12 // in the value log: a pointer in the transaction
+			v = 12
 		}
-		size += int64(len(e.key)) + v + 2 + 10 // Badger's Txn.checkSize
+		size += k + v + 2 + 10
 	}
-	return size, int64(len(ents))
-}
-
-// recordBytes is the index data of ents: their keys and values.
-func recordBytes(ents []entry) (n int64) {
-	for _, e := range ents {
-		n += int64(len(e.key)+len(e.val)) + 12
-	}
-	return n
+	return size, int64(len(ents)), raw
 }
 
 func oldStats(ch change) Stats {

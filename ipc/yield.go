@@ -17,15 +17,15 @@ import (
 // answers a run over 30 ms, the slowest 50–94 ms). The work that fills the
 // Ps is ragd's own, so it can look for clients itself: the file workers
 // before each file, the writer before each commit and the segment writers
-// every 4,096 postings, terms and notes call Yield. Yield asks the kernel (poll(2) with
-// no wait, at most every yieldCheckEvery) whether a connection or a request
-// has arrived that the server has not read yet; if one has, it sets an
-// expired deadline on the waiting Accept or Read, which makes the runtime
-// ready that goroutine on the caller's own P, and sleeps in short steps
-// while any stays unread — so the P runs the server's goroutine next. It
-// returns once nothing waits or after maxYield, whichever comes first; a
-// request being answered no longer counts (a long reindex or event stream
-// must not hold the indexing back).
+// every 4,096 postings, terms and notes call Yield. Yield asks the kernel
+// (poll(2) with no wait, at most every yieldCheckEvery) whether a
+// connection or a request has arrived that the server has not read yet;
+// if one has, it sets an expired deadline on the waiting Accept or Read,
+// which makes the runtime ready that goroutine on the caller's own P, and
+// sleeps in short steps while any stays unread — so the P runs the
+// server's goroutine next. It returns once nothing waits or after
+// maxYield, whichever comes first; a request being answered no longer
+// counts (a long reindex or event stream must not hold the indexing back).
 
 const (
 	// yieldCheckEvery is how often Yield asks the kernel at most; calls
